@@ -1,0 +1,72 @@
+"""The library API: what the CLI and the tests call. Each function chains the stages."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from migrate import __version__
+from migrate.cpp import hipify_perl
+from migrate.model import EngineInfo, MigrationResult
+from migrate.options import Options
+from migrate.packs import default_packs, version_tuple
+from migrate.stages import rewrite, scan, write
+from migrate.stages.scan import Inventory, UsageError
+from migrate.toolchain import installed_hip_version
+
+ENGINES = ("builtin", "hipify-perl", "auto")
+
+
+def target_version(options: Options) -> str:
+    """--hip-version, else the installed hipcc's HIP version, else the newest any pack knows."""
+    if options.hip_version:
+        try:
+            version_tuple(options.hip_version)
+        except ValueError:
+            raise UsageError(f"--hip-version {options.hip_version!r}: give major.minor, for example 6.2") from None
+        return options.hip_version
+    return installed_hip_version() or default_packs().newest
+
+
+def engine_info(options: Options) -> EngineInfo:
+    name = options.engine
+    if name not in ENGINES:
+        raise UsageError(f"--engine {name!r}: choose one of {', '.join(ENGINES)}")
+    if name == "auto":
+        name = "hipify-perl" if hipify_perl.find() else "builtin"
+    if name == "builtin":
+        return EngineInfo("builtin", __version__)
+    tool = hipify_perl.find()
+    if tool is None:
+        raise UsageError("hipify-perl not found (looked at $HIPIFY_PERL, PATH, /opt/rocm/bin and "
+                         f"{hipify_perl.TOOLCHAIN}/bin): install it with scripts/install-toolchain, or use --engine builtin")
+    return EngineInfo("hipify-perl", hipify_perl.version(tool))
+
+
+def analyse(source: Path, options: Options, progress_factory: Callable | None = None) -> tuple[Inventory, MigrationResult]:
+    """Scan and rewrite in memory: what `scan` and `diff` show, and what `run` writes."""
+    engine = engine_info(options)
+    target = target_version(options)
+    inventory = scan.collect(source, options)
+    options = replace(options, project_macros=inventory.project_macros)
+    progress = progress_factory(len(inventory.cpp)) if progress_factory else None
+    result = rewrite.rewrite(inventory, options, target, engine, progress)
+    return inventory, result
+
+
+def run(source: Path, out: Path | None, options: Options, *, in_place: bool = False,
+        progress_factory: Callable | None = None) -> MigrationResult:
+    """Migrate `source` into `out` (a folder, or a file when `source` is one file) or, with `in_place`,
+    into the clean git work tree itself. `out` of None with a single file writes nothing (stdout is the CLI's)."""
+    if in_place:
+        write.check_clean_git(source)
+    elif out is not None and source.is_dir():
+        write.check_destination(source, out)
+    inventory, result = analyse(source, options, progress_factory)
+    if in_place:
+        write.write_in_place(inventory, result)
+    elif out is not None and inventory.single:
+        write.write_file(result, out)
+    elif out is not None:
+        write.write_tree(inventory, result, out)
+    return replace(result, destination=str(source if in_place else out) if (in_place or out) else None)

@@ -1,0 +1,158 @@
+"""The `hipmigrate` command: parses options, calls migrate.api, picks a renderer. Nothing else.
+
+Exit status: 0 done, 1 done but some input needs attention (a file skipped, unparsable or not UTF-8),
+2 usage or internal error.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from migrate import __version__, api
+from migrate.cpp.hipify_perl import EngineError
+from migrate.options import Options
+from migrate.packs import PackError
+from migrate.render import diff as diff_render
+from migrate.render import json as json_render
+from migrate.render import text as text_render
+from migrate.stages.scan import UsageError
+
+err = Console(stderr=True)
+
+
+def common(f):
+    options = [
+        click.option("--engine", type=click.Choice(api.ENGINES), default="builtin", show_default=True,
+                     help="Translation engine: the built-in one, AMD's hipify-perl, or hipify-perl when found."),
+        click.option("--hip-version", default="", metavar="X.Y",
+                     help="HIP version to migrate for (default: the installed hipcc's, else the newest known)."),
+        click.option("--launch-syntax", type=click.Choice(["chevron", "ggl"]), default="chevron", show_default=True,
+                     help="Keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL."),
+        click.option("--translate-comments", is_flag=True, help="Also rename CUDA identifiers inside comments."),
+        click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes graded unsafe."),
+        click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out (repeatable)."),
+        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+                     help="Worker processes."),
+        click.option("--max-file-size", type=click.IntRange(1), default=64 * 1024 * 1024, show_default=True,
+                     help="Bytes above which a source file is copied unchanged."),
+        click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
+        click.option("--no-progress", is_flag=True, help="No progress bar."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def make_options(kw: dict) -> Options:
+    return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
+                   translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"],
+                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"], max_file_size=kw["max_file_size"])
+
+
+def progress_factory(kw: dict):
+    if kw["no_progress"] or not err.is_terminal:
+        return None
+
+    def factory(total: int):
+        if total < 20:
+            return None
+        bar = Progress(TextColumn("migrating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       console=err, transient=True)
+        bar.start()
+        task = bar.add_task("files", total=total)
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            if bar.finished:
+                bar.stop()
+
+        return advance
+
+    return factory
+
+
+def guarded(fn):
+    """Map the library's errors onto exit statuses, with the message on stderr."""
+    def wrapper(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except UsageError as exc:
+            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
+            sys.exit(2)
+        except (PackError, EngineError) as exc:
+            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
+            sys.exit(2)
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def finish(result, command: str, fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json_render.render(result, command), nl=False)
+    else:
+        text_render.render(result, err if command == "run-stdout" else Console(), command.replace("-stdout", ""))
+    sys.exit(1 if result.problems else 0)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="hipmigrate")
+def main() -> None:
+    """hipmigrate: migrate CUDA projects to HIP/ROCm."""
+
+
+@main.command()
+@click.argument("src", type=click.Path(path_type=Path))
+@click.option("--out", "-o", "out", type=str, default=None,
+              help="Output folder (or file, or - for stdout, when SRC is one file).")
+@click.option("--in-place", is_flag=True, help="Migrate the clean git work tree SRC itself.")
+@common
+@guarded
+def run(src: Path, out: str | None, in_place: bool, **kw) -> None:
+    """Migrate SRC (a folder or one file) into --out, or in place."""
+    options = make_options(kw)
+    if in_place == (out is not None):
+        raise UsageError("give exactly one of --out DST and --in-place")
+    if out == "-":
+        if not src.is_file():
+            raise UsageError("--out - (standard output) needs SRC to be one file")
+        result = api.run(src, None, options)
+        r = result.files[0]
+        sys.stdout.buffer.write(r.new if r.new is not None else (r.old or b""))
+        sys.stdout.flush()
+        finish(result, "run-stdout" if kw["output_format"] == "text" else "run", kw["output_format"])
+    result = api.run(src, Path(out) if out else None, options, in_place=in_place,
+                     progress_factory=progress_factory(kw))
+    finish(result, "run", kw["output_format"])
+
+
+@main.command()
+@click.argument("src", type=click.Path(path_type=Path))
+@common
+@guarded
+def diff(src: Path, **kw) -> None:
+    """Print the unified diff of migrating SRC; write nothing."""
+    _, result = api.analyse(src, make_options(kw), progress_factory(kw))
+    if kw["output_format"] == "json":
+        finish(result, "diff", "json")
+    text = diff_render.unified(result)
+    console = Console()
+    if console.is_terminal:
+        diff_render.print_colored(text, console)
+    else:
+        sys.stdout.write(text)
+    sys.exit(1 if result.problems else 0)
+
+
+@main.command()
+@click.argument("src", type=click.Path(path_type=Path))
+@common
+@guarded
+def scan(src: Path, **kw) -> None:
+    """Report what migrating SRC would change and what is unsupported; write nothing."""
+    _, result = api.analyse(src, make_options(kw), progress_factory(kw))
+    finish(result, "scan", kw["output_format"])

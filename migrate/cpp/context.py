@@ -1,0 +1,137 @@
+"""What every C++ rule sees of one file: the bytes, the tree, the identifier tokens, the options."""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import cached_property
+
+import tree_sitter
+
+from migrate.cpp import parse
+from migrate.cpp.parse import Context, Token
+from migrate.model import Span
+from migrate.options import Options
+from migrate.packs import Mapping, Packs, version_tuple
+
+# Identifiers that look like CUDA API even when no pack knows them: reported, never renamed.
+CUDA_LOOKING = re.compile(
+    r"(?:cuda[A-Z]|cu[A-Z][a-z]|CU_|CUDA_ERROR|cublas[A-Z]|CUBLAS_|cublasLt|curand[A-Z]|CURAND_|cufft[A-Z]|CUFFT_|"
+    r"cusparse[A-Z]|CUSPARSE_|cusolver[A-Z]|CUSOLVER_|cudnn[A-Z]|CUDNN_|nvrtc[A-Z]|NVRTC_|nvml[A-Z]|NVML_|"
+    r"__nv_|nv_bfloat|nvcuda\b)")
+DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+def candidate_regex(packs: Packs) -> re.Pattern[bytes]:
+    """One regex that finds every identifier a pack or CUDA_LOOKING could care about, by prefix."""
+    prefixes = set()
+    for name in (*packs.names, *packs.unsupported, *packs.by_hip):
+        prefixes.add(name[:4])
+    prefixes |= {"cuda", "cuBl", "CU_", "CUDA", "cubl", "CUBL", "cura", "CURA", "cuff", "CUFF", "cusp", "CUSP",
+                 "cuso", "CUSO", "cudn", "CUDN", "nvrt", "NVRT", "nvml", "NVML", "__nv", "nv_b", "nvcu"}
+    prefixes.update(f"cu{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    body = "|".join(re.escape(p) for p in sorted(prefixes, key=lambda p: (-len(p), p)))
+    return re.compile(rf"(?<![\w$])(?:{body})\w*".encode())
+
+
+_regex_cache: dict[int, re.Pattern[bytes]] = {}
+
+
+def candidates_for(packs: Packs) -> re.Pattern[bytes]:
+    key = id(packs)
+    if key not in _regex_cache:
+        _regex_cache[key] = candidate_regex(packs)
+    return _regex_cache[key]
+
+
+class CppContext:
+    def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
+        self.path = path
+        self.data = data
+        self.options = options
+        self.packs = packs
+        self.target = target  # the HIP version migrated for, "major.minor"
+        self.target_tuple = version_tuple(target)
+        self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
+        self._macro_trees: dict[int, tree_sitter.Tree] = {}
+
+    # --- text and positions -------------------------------------------------------------------
+    @cached_property
+    def line_starts(self) -> list[int]:
+        starts = [0]
+        starts.extend(m.end() for m in re.finditer(b"\n", self.data))
+        return starts
+
+    def span(self, start: int, end: int) -> Span:
+        line = bisect.bisect_right(self.line_starts, start)
+        column = start - self.line_starts[line - 1] + 1
+        return Span(self.path, start, end, line, column)
+
+    def text(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+    def node_text(self, node: tree_sitter.Node) -> str:
+        return node.text.decode("utf-8", "replace")
+
+    # --- the tree --------------------------------------------------------------------------------
+    @cached_property
+    def tree(self) -> tree_sitter.Tree:
+        return parse.parse(self.data)
+
+    def node_at(self, start: int, end: int) -> tree_sitter.Node:
+        return self.tree.root_node.descendant_for_byte_range(start, end)
+
+    def _macro_tree(self, arg: tree_sitter.Node) -> tree_sitter.Tree:
+        tree = self._macro_trees.get(arg.start_byte)
+        if tree is None:
+            tree = self._macro_trees[arg.start_byte] = parse.parse(arg.text)
+        return tree
+
+    def locate(self, start: int, end: int) -> tuple[Context, tree_sitter.Node, int]:
+        """Context of the token at [start, end), the node there and the base offset of its tree."""
+        node = self.node_at(start, end)
+        context = parse.classify(node)
+        if context is not Context.MACRO:
+            return context, node, 0
+        base = node.start_byte
+        inner = self._macro_tree(node).root_node.descendant_for_byte_range(start - base, end - base)
+        inner_context = parse.classify(inner)
+        if inner_context is Context.CODE:
+            return Context.MACRO, inner, base
+        return inner_context, inner, base
+
+    # --- tokens ------------------------------------------------------------------------------------
+    @cached_property
+    def tokens(self) -> list[Token]:
+        """Every identifier token that a pack knows or that looks like CUDA API, with its context."""
+        packs = self.packs
+        out: list[Token] = []
+        for m in candidates_for(packs).finditer(self.data):
+            name = m.group().decode("ascii", "replace")
+            if not (packs.known(name) or CUDA_LOOKING.match(name)):
+                continue
+            start, end = m.span()
+            context, node, base = self.locate(start, end)
+            out.append(Token(name, start, end, context, node, base))
+        return out
+
+    def code_tokens(self) -> list[Token]:
+        """Tokens in code or in macro bodies (and in comments when asked to translate them)."""
+        allowed = {Context.CODE, Context.MACRO}
+        if self.options.translate_comments:
+            allowed.add(Context.COMMENT)
+        return [t for t in self.tokens if t.context in allowed]
+
+    @cached_property
+    def defined_macros(self) -> frozenset[str]:
+        names = {m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(self.data)}
+        return frozenset(names) | self.options.project_macros
+
+    # --- versions --------------------------------------------------------------------------------
+    def too_new(self, mapping: Mapping) -> bool:
+        return version_tuple(mapping.since) > self.target_tuple
+
+    def hip_name(self, mapping: Mapping) -> str:
+        """The name to write for `mapping` under the target HIP version."""
+        if mapping.older and self.too_new(mapping):
+            return mapping.older
+        return mapping.hip

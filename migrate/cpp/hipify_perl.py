@@ -1,0 +1,89 @@
+"""AMD's hipify-perl as an alternative engine: found, run for real, its warnings turned into findings."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from migrate.model import Finding, RuleKind, Severity, Span
+
+TOOLCHAIN = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain"))
+WARNING = re.compile(r"^\s*warning: (.+?):(\d+): (.*)$")
+CONVERTED = re.compile(r"^\s+(\S+) => (\S+): (\d+)$")
+FILE_STATS = re.compile(r"^\[HIPIFY\] info: file '(.+)' statistics:")
+
+
+class EngineError(Exception):
+    """The external engine is missing or failed."""
+
+
+def find() -> Path | None:
+    """hipify-perl from $HIPIFY_PERL, PATH, /opt/rocm/bin or the toolchain that scripts/install-toolchain made."""
+    env = os.environ.get("HIPIFY_PERL")
+    if env:
+        return Path(env) if Path(env).is_file() else None
+    on_path = shutil.which("hipify-perl")
+    if on_path:
+        return Path(on_path)
+    rocm = Path(os.environ.get("ROCM_PATH", "/opt/rocm")) / "bin" / "hipify-perl"
+    for candidate in (rocm, TOOLCHAIN / "bin" / "hipify-perl"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def version(tool: Path) -> str:
+    try:
+        out = subprocess.run(["perl", str(tool), "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EngineError(f"{tool}: cannot run: {exc}") from exc
+    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", out.stdout + out.stderr)
+    return m.group(1) if m else "unknown"
+
+
+@dataclass(frozen=True)
+class PerlOutput:
+    data: dict[str, bytes]  # relative path -> translated bytes
+    findings: dict[str, list[Finding]]  # relative path -> findings from its warnings
+    converted: dict[str, dict[str, int]]  # relative path -> "cuda => hip" -> count
+
+
+def run(tool: Path, files: dict[str, bytes]) -> PerlOutput:
+    """Translate `files` (relative path -> bytes) in one hipify-perl process, on copies in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="hipmigrate-perl-") as tmp:
+        root = Path(tmp)
+        for rel, data in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_bytes(data)
+        rels = sorted(files)
+        try:
+            proc = subprocess.run(["perl", str(tool), "-inplace", "-print-stats", *rels], cwd=root,
+                                  capture_output=True, timeout=3600)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise EngineError(f"{tool}: cannot run: {exc}") from exc
+        if proc.returncode != 0:
+            raise EngineError(f"{tool} exited with {proc.returncode}: {proc.stderr.decode(errors='replace')[-2000:]}")
+        data = {rel: (root / rel).read_bytes() for rel in rels}
+    findings: dict[str, list[Finding]] = {rel: [] for rel in rels}
+    converted: dict[str, dict[str, int]] = {rel: {} for rel in rels}
+    current = None
+    for line in (proc.stdout + proc.stderr).decode("utf-8", "replace").splitlines():
+        m = WARNING.match(line)
+        if m and m.group(1) in findings:
+            path, lineno, message = m.group(1), int(m.group(2)), m.group(3)
+            findings[path].append(Finding("ENG001", RuleKind.ENGINE, Severity.WARNING, f"hipify-perl: {message}",
+                                          Span(path, 0, 0, lineno, 1), matched=message))
+            continue
+        m = FILE_STATS.match(line)
+        if m:
+            current = m.group(1) if m.group(1) in converted else None
+            continue
+        m = CONVERTED.match(line)
+        if m and current:
+            key = f"{m.group(1)} => {m.group(2)}"
+            converted[current][key] = converted[current].get(key, 0) + int(m.group(3))
+    return PerlOutput(data, findings, converted)

@@ -1,0 +1,128 @@
+"""tree-sitter-cuda parsing, and the context of one identifier token in the tree."""
+from __future__ import annotations
+
+import enum
+import threading
+from dataclasses import dataclass
+
+import tree_sitter
+import tree_sitter_cuda
+
+LANGUAGE = tree_sitter.Language(tree_sitter_cuda.language())
+_local = threading.local()
+
+# Namespaces whose members the packs may rename; any other qualifier is a user namespace.
+LIBRARY_NAMESPACES = {"cub", "hipcub", "thrust", "cooperative_groups", "std", "nvcuda"}
+STRING_TYPES = {"string_literal", "string_content", "raw_string_literal", "raw_string_content",
+                "raw_string_delimiter", "char_literal", "character", "escape_sequence",
+                "system_lib_string", "concatenated_string"}
+SCOPES = {"namespace_definition", "class_specifier", "struct_specifier", "union_specifier"}
+
+
+def parser() -> tree_sitter.Parser:
+    p = getattr(_local, "parser", None)
+    if p is None:
+        p = _local.parser = tree_sitter.Parser(LANGUAGE)
+    return p
+
+
+def parse(data: bytes) -> tree_sitter.Tree:
+    return parser().parse(data)
+
+
+def query(source: str) -> tree_sitter.Query:
+    return tree_sitter.Query(LANGUAGE, source)
+
+
+def captures(q: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
+    return tree_sitter.QueryCursor(q).captures(node)
+
+
+class Context(enum.Enum):
+    CODE = "code"
+    COMMENT = "comment"
+    STRING = "string"
+    MEMBER = "member"  # x.name, p->name, or a field declaration
+    USER_SCOPE = "user-scope"  # my_ns::name, or a name declared inside a user namespace or class
+    MACRO = "macro"  # inside a #define body: opaque to the tree, parsed on its own
+
+
+@dataclass(frozen=True)
+class Token:
+    """One identifier token found in a file, with where it sits in the tree."""
+
+    name: str
+    start: int
+    end: int
+    context: Context
+    node: tree_sitter.Node | None  # the identifier node (in the macro body's own tree for MACRO tokens)
+    base: int = 0  # file offset of the tree `node` belongs to (non-zero for macro bodies)
+
+
+DECLARATIONS = {"declaration", "field_declaration", "function_definition", "type_definition",
+                "enumerator", "alias_declaration"}
+
+
+def declared_in_scope(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """If `node` is the name a declaration declares inside a user namespace or class, that scope."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type.endswith("_declarator"):
+        if parent.child_by_field_name("declarator") != child:
+            return None
+        child, parent = parent, parent.parent
+    if parent is None or parent.type not in DECLARATIONS:
+        return None
+    if child not in parent.children_by_field_name("declarator") and child != parent.child_by_field_name("name"):
+        return None
+    scope = parent.parent
+    while scope is not None:
+        if scope.type in SCOPES:
+            return scope
+        if scope.type in ("compound_statement", "translation_unit"):
+            return None
+        scope = scope.parent
+    return None
+
+
+def classify(node: tree_sitter.Node) -> Context:
+    kind = node.type
+    if kind == "comment":
+        return Context.COMMENT
+    if kind in STRING_TYPES:
+        return Context.STRING
+    if kind == "preproc_arg":
+        return Context.MACRO
+    if kind == "field_identifier":
+        return Context.MEMBER
+    parent = node.parent
+    if parent is None:
+        return Context.CODE
+    if parent.type in STRING_TYPES:
+        return Context.STRING
+    if parent.type == "qualified_identifier" and parent.child_by_field_name("scope") != node:
+        scope = parent.child_by_field_name("scope")
+        if scope is not None and scope.type == "namespace_identifier" and scope.text.decode() not in LIBRARY_NAMESPACES:
+            return Context.USER_SCOPE
+    if (parent.type in DECLARATIONS or parent.type.endswith("_declarator")) and declared_in_scope(node):
+        return Context.USER_SCOPE
+    return Context.CODE
+
+
+def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]]:
+    """(line, column) of the first `limit` ERROR or MISSING nodes, 1-based. A missing newline at the end of
+    a last-line #define is not an error worth reporting."""
+    found: list[tuple[int, int]] = []
+    if not tree.root_node.has_error:
+        return found
+    end = tree.root_node.end_byte
+    cursor = tree.walk()
+    while len(found) < limit:
+        node = cursor.node
+        if node.is_error or (node.is_missing and not (node.start_byte >= end and node.type.startswith("preproc"))):
+            found.append((node.start_point[0] + 1, node.start_point[1] + 1))
+        elif node.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return found
+    return found

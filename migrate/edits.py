@@ -1,0 +1,68 @@
+"""The one place where edits are applied: sort them, refuse overlaps, splice the bytes."""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from migrate.model import Edit, Finding, Fix
+
+
+@dataclass(frozen=True)
+class Applied:
+    data: bytes
+    applied: tuple[Finding, ...]
+    conflicts: tuple[Finding, ...]  # findings whose fix overlapped an earlier one and was not applied
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    if a.start == a.end or b.start == b.end:  # an insertion only clashes strictly inside a replacement
+        point, other = (a, b) if a.start == a.end else (b, a)
+        return other.start < point.start < other.end
+    return a.start < b.end and b.start < a.end
+
+
+def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
+    """Apply the fix of each finding (in order of position); a fix that overlaps one already taken is
+    left out whole and reported back as a conflict."""
+    accepted: list[tuple[int, int, int, Edit]] = []  # (start, is-replacement, order, edit), kept sorted
+    applied, conflicts = [], []
+    ordered = sorted((f for f in findings if f.fix), key=lambda f: min(e.start for e in f.fix.edits))
+    for finding in ordered:
+        edits = finding.fix.edits
+        if any(_clashes(accepted, e) for e in edits):
+            conflicts.append(finding)
+            continue
+        for e in edits:
+            bisect.insort(accepted, (e.start, e.end > e.start, len(accepted), e))
+        applied.append(finding)
+    return Applied(splice(data, [t[3] for t in accepted]), tuple(applied), tuple(conflicts))
+
+
+def _clashes(accepted: list[tuple[int, int, int, Edit]], edit: Edit) -> bool:
+    """Accepted edits never overlap each other, so only the last one starting at or before `edit`
+    and those starting inside it can clash."""
+    i = bisect.bisect_right(accepted, (edit.start, True, len(accepted) + 1))
+    if i > 0 and _overlaps(accepted[i - 1][3], edit):
+        return True
+    while i < len(accepted) and accepted[i][0] < max(edit.end, edit.start + 1):
+        if _overlaps(accepted[i][3], edit):
+            return True
+        i += 1
+    return False
+
+
+def splice(data: bytes, edits: list[Edit]) -> bytes:
+    """Apply non-overlapping edits sorted by start (insertions before a replacement at the same start)."""
+    pieces, pos = [], 0
+    for e in edits:
+        if e.start < pos:
+            raise ValueError(f"overlapping edit at byte {e.start}")
+        pieces.append(data[pos:e.start])
+        pieces.append(e.text.encode("utf-8"))
+        pos = e.end
+    pieces.append(data[pos:])
+    return b"".join(pieces)
+
+
+def apply_fix(data: bytes, fix: Fix) -> bytes:
+    return splice(data, sorted(fix.edits, key=lambda e: (e.start, e.end > e.start)))

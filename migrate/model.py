@@ -1,0 +1,127 @@
+"""The one data model shared by every rule kind, stage and renderer.
+
+Frozen dataclasses and enums only: a rule yields `Finding`s, a finding may carry a `Fix`, a fix is a
+tuple of `Edit`s (byte ranges of one file) with an `Applicability`.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field
+
+
+class Severity(enum.IntEnum):
+    INFO = 0  # a plain conversion, or a note
+    WARNING = 1  # may behave differently on AMD, or could not be migrated automatically
+    ERROR = 2  # will not build or will give wrong results on AMD
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class Applicability(enum.Enum):
+    SAFE = "safe"  # applied by default
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes
+    DISPLAY_ONLY = "display-only"  # shown as a suggestion, never applied
+
+
+class RuleKind(enum.Enum):
+    MAPPING = "mapping"  # identifier renames driven by the mapping packs
+    CPP = "cpp"  # structural C++ rules (headers, launches, symbols, version fallbacks)
+    PYTHON = "python"
+    HAZARD = "hazard"
+    BUILD = "build"
+    INPUT = "input"  # problems with the input itself (binary, encoding, parse errors)
+    ENGINE = "engine"  # messages from an external engine such as hipify-perl
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a file: byte offsets [start, end) and the 1-based line and column of start."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace bytes [start, end) of one file by `text` (start == end inserts)."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    kind: RuleKind
+    severity: Severity
+    message: str
+    span: Span
+    fix: Fix | None = None
+    family: str = ""  # API family of a conversion ("runtime", "cublas", ...), empty otherwise
+    matched: str = ""  # the matched source text, normalised into the fingerprint
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across lines moving: rule code, path and the whitespace-normalised matched text."""
+        text = " ".join(self.matched.split())
+        digest = hashlib.sha256(f"{self.code}\0{self.span.path}\0{text}".encode())
+        return digest.hexdigest()[:16]
+
+
+class FileStatus(enum.Enum):
+    UNCHANGED = "unchanged"  # looked at, nothing to change
+    MIGRATED = "migrated"  # content changed
+    COPIED = "copied"  # not a CUDA source: copied byte for byte
+    SKIPPED = "skipped"  # could not be migrated (binary, unreadable, ...): copied unchanged where possible
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: str  # relative to the source root, with forward slashes
+    status: FileStatus
+    findings: tuple[Finding, ...] = ()
+    old: bytes | None = None
+    new: bytes | None = None
+    lines: int = 0
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    name: str
+    version: str
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    source: str
+    destination: str | None
+    engine: EngineInfo
+    hip_version: str
+    files: tuple[FileResult, ...] = field(default_factory=tuple)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.files for f in r.findings]
+
+    @property
+    def changed(self) -> list[FileResult]:
+        return [r for r in self.files if r.status is FileStatus.MIGRATED]
+
+    @property
+    def problems(self) -> list[Finding]:
+        """Findings that make `run` exit 1: input problems and errors."""
+        return [f for f in self.findings if f.kind is RuleKind.INPUT or f.severity is Severity.ERROR]

@@ -1,0 +1,17 @@
+"""Options of one migration, shared by every stage and rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Options:
+    hip_version: str = ""  # target HIP version "major.minor"; "" = the installed hipcc's, else the newest known
+    engine: str = "builtin"  # builtin | hipify-perl | auto
+    launch_syntax: str = "chevron"  # chevron (keep <<<>>>) | ggl (hipLaunchKernelGGL)
+    translate_comments: bool = False
+    unsafe_fixes: bool = False
+    exclude: tuple[str, ...] = ()
+    jobs: int = 1
+    max_file_size: int = 64 * 1024 * 1024
+    project_macros: frozenset[str] = field(default_factory=frozenset)  # #define'd anywhere in the project

@@ -1,0 +1,163 @@
+"""Mapping packs: load the TOML files of rules/mappings/, validate them, index them for the engine.
+
+The format is documented in docs/packs.md. Validation is strict: a pack with an unknown key, a wrong
+type or a CUDA name that another pack already maps is refused with a message naming the file.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+KINDS = {"function", "type", "enum", "macro", "namespace"}
+VERSION = re.compile(r"^\d+\.\d+$")
+IDENT = re.compile(r"^[A-Za-z_]\w*$")
+ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int}
+PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str}
+
+
+class PackError(Exception):
+    """A mapping pack that does not follow docs/packs.md."""
+
+
+@dataclass(frozen=True)
+class Mapping:
+    cuda: str
+    hip: str
+    kind: str
+    since: str
+    family: str
+    code: str
+    older: str = ""
+    older_drop_arg: int = -1
+
+
+@dataclass(frozen=True)
+class Header:
+    cuda: str
+    hip: str  # "" removes the include
+    family: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    cuda: str
+    kind: str
+    family: str
+
+
+@dataclass(frozen=True)
+class Packs:
+    names: dict[str, Mapping]  # CUDA name -> mapping
+    by_hip: dict[str, Mapping]  # HIP name -> mapping (for checks on code that is already HIP)
+    unsupported: dict[str, Unsupported]
+    headers: dict[str, Header]
+    families: dict[str, str]  # family -> code
+    newest: str  # the newest `since` any row names
+
+    def known(self, name: str) -> bool:
+        return name in self.names or name in self.unsupported or name in self.by_hip
+
+
+def version_tuple(text: str) -> tuple[int, int]:
+    major, _, minor = text.partition(".")
+    return int(major), int(minor or 0)
+
+
+def _check_table(path: Path, where: str, table: object, keys: dict[str, type], required: set[str]) -> dict:
+    if not isinstance(table, dict):
+        raise PackError(f"{path}: {where} must be a table")
+    for key, value in table.items():
+        if key not in keys:
+            raise PackError(f"{path}: {where}: unknown key '{key}' (allowed: {', '.join(sorted(keys))})")
+        if not isinstance(value, keys[key]) or isinstance(value, bool):
+            raise PackError(f"{path}: {where}: '{key}' must be {keys[key].__name__}")
+    missing = required - table.keys()
+    if missing:
+        raise PackError(f"{path}: {where}: missing {', '.join(sorted(missing))}")
+    return table
+
+
+def _load_one(path: Path) -> tuple[dict, dict, dict, dict]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PackError(f"{path}: cannot read mapping pack: {exc}") from exc
+    unknown = set(data) - {"pack", "names", "unsupported", "headers"}
+    if unknown:
+        raise PackError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}")
+    head = _check_table(path, "[pack]", data.get("pack"), PACK_KEYS, {"family", "code"})
+    if not re.fullmatch(r"MAP\d{3}", head["code"]):
+        raise PackError(f"{path}: [pack] code must look like MAP001")
+    for name, row in data.get("names", {}).items():
+        _check_table(path, f"[names] {name}", row, ROW_KEYS, {"hip", "kind", "since"})
+        if not IDENT.match(name) or not IDENT.match(row["hip"]):
+            raise PackError(f"{path}: [names] {name}: names must be C identifiers")
+        if row["kind"] not in KINDS:
+            raise PackError(f"{path}: [names] {name}: kind must be one of {', '.join(sorted(KINDS))}")
+        if not VERSION.match(row["since"]):
+            raise PackError(f"{path}: [names] {name}: since must look like 6.2")
+        if "older_drop_arg" in row and "older" not in row:
+            raise PackError(f"{path}: [names] {name}: older_drop_arg needs older")
+    for name, row in data.get("unsupported", {}).items():
+        _check_table(path, f"[unsupported] {name}", row, {"kind": str}, {"kind"})
+    for name, row in data.get("headers", {}).items():
+        _check_table(path, f"[headers] {name}", row, {"hip": str}, {"hip"})
+    return head, data.get("names", {}), data.get("unsupported", {}), data.get("headers", {})
+
+
+def load_packs(directory: Path) -> Packs:
+    names: dict[str, Mapping] = {}
+    unsupported: dict[str, Unsupported] = {}
+    headers: dict[str, Header] = {}
+    families: dict[str, str] = {}
+    origin: dict[str, Path] = {}
+    overrides = directory / "overrides.toml"
+    files = sorted(p for p in directory.glob("*.toml") if p != overrides)
+    if not files:
+        raise PackError(f"{directory}: no mapping packs (*.toml) found")
+    for path in files:
+        head, rows, unsup, heads = _load_one(path)
+        family, code = head["family"], head["code"]
+        if family in families or code in families.values():
+            raise PackError(f"{path}: family '{family}' or code {code} is already used by another pack")
+        families[family] = code
+        for cuda, row in rows.items():
+            if cuda in origin:
+                raise PackError(f"{path}: '{cuda}' is already mapped by {origin[cuda]}")
+            origin[cuda] = path
+            names[cuda] = Mapping(cuda, row["hip"], row["kind"], row["since"], family, code,
+                                  row.get("older", ""), row.get("older_drop_arg", -1))
+        for cuda, row in unsup.items():
+            unsupported[cuda] = Unsupported(cuda, row["kind"], family)
+        for cuda, row in heads.items():
+            headers[cuda] = Header(cuda, row["hip"], family, code)
+    for name in list(unsupported):
+        if name in names:
+            del unsupported[name]
+    by_hip: dict[str, Mapping] = {}
+    for m in names.values():
+        if m.hip != m.cuda:
+            by_hip.setdefault(m.hip, m)
+    newest = max((m.since for m in names.values()), key=version_tuple, default="5.0")
+    return Packs(names, by_hip, unsupported, headers, families, newest)
+
+
+def rules_root() -> Path:
+    """rules/ of a source checkout, or the copy installed inside the package."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "rules", here / "rules"):
+        if (candidate / "mappings").is_dir():
+            return candidate
+    raise PackError(f"cannot find the rules/ folder next to {here}")
+
+
+@lru_cache(maxsize=4)
+def default_packs(directory: str | None = None) -> Packs:
+    """The packs of rules/mappings/, or of $HIPMIGRATE_PACKS (a folder of packs of your own)."""
+    directory = directory or os.environ.get("HIPMIGRATE_PACKS")
+    return load_packs(Path(directory) if directory else rules_root() / "mappings")

@@ -1,0 +1,67 @@
+"""Rule base classes and the example cases every rule carries (they are the rule's tests)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterable
+
+from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Code the rule must not flag."""
+
+    code: str
+    options: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Code the rule must flag; `fixed` is the exact text after its fixes, `line` the first finding's line."""
+
+    code: str
+    fixed: str | None = None
+    line: int | None = None
+    message: str | None = None
+    options: tuple[tuple[str, object], ...] = ()
+
+
+class Rule:
+    """A rule: a stable code, a kind, a severity, documentation (the docstring) and examples."""
+
+    code: ClassVar[str]
+    kind: ClassVar[RuleKind]
+    severity: ClassVar[Severity] = Severity.INFO
+    phase: ClassVar[int] = 0  # lower phases run first
+    applicability: ClassVar[Applicability] = Applicability.SAFE
+    fixable: ClassVar[bool] = True
+    examples: ClassVar[list[Valid | Invalid]] = []
+
+    @classmethod
+    def name(cls) -> str:
+        return cls.__name__
+
+    @classmethod
+    def doc(cls) -> str:
+        """The rule's documentation: its class docstring, else its module's (one rule per module)."""
+        import sys
+
+        module = sys.modules.get(cls.__module__)
+        return (cls.__doc__ or getattr(module, "__doc__", None) or "").strip()
+
+    def finding(self, ctx, start: int, end: int, message: str, *, edits: Iterable[Edit] = (),
+                title: str = "", severity: Severity | None = None, family: str = "",
+                code: str | None = None, applicability: Applicability | None = None) -> Finding:
+        edits = tuple(edits)
+        fix = Fix(title, edits, applicability or self.applicability) if edits else None
+        return Finding(code or self.code, self.kind, self.severity if severity is None else severity, message,
+                       ctx.span(start, end), fix, family, ctx.text(start, end))
+
+
+class CppRule(Rule):
+    """A rule over one C++/CUDA file; `check` receives a `migrate.cpp.context.CppContext`."""
+
+    kind = RuleKind.CPP
+
+    def check(self, ctx) -> Iterable[Finding]:
+        raise NotImplementedError

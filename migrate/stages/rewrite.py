@@ -1,0 +1,131 @@
+"""Stage 2, rewrite: read every source file safely and translate the C++ ones, in parallel if asked.
+
+Nothing is written here: the result holds the old and new bytes of each file.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable
+
+from migrate.cpp import hipify_perl
+from migrate.cpp.engine import input_finding, translate
+from migrate.model import EngineInfo, FileResult, FileStatus, Finding, MigrationResult, Severity
+from migrate.options import Options
+from migrate.packs import Packs, default_packs
+from migrate.registry import default_registry
+from migrate.stages.scan import Inventory, SourceFile
+
+Progress = Callable[[int], None]
+
+
+def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Finding]]:
+    """The file's bytes, or None with the reason when it must not go through the engine."""
+    try:
+        size = f.path.stat().st_size
+        if size > options.max_file_size:
+            return None, [input_finding(f.rel, "INP005", f"{size} bytes is over the {options.max_file_size}-byte limit: "
+                                        "copied unchanged; raise --max-file-size to migrate it")]
+        data = f.path.read_bytes()
+    except OSError as exc:
+        return None, [input_finding(f.rel, "INP004", f"cannot read: {exc.strerror or exc}; fix its permissions "
+                                    "and run again", severity=Severity.ERROR)]
+    if b"\0" in data[:8192]:
+        return None, [input_finding(f.rel, "INP002", "binary content (NUL bytes) in a C++/CUDA source: copied "
+                                    "unchanged; exclude it with --exclude if it is not source")]
+    notes = []
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        notes.append(input_finding(f.rel, "INP003", f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}): "
+                                   "migrated byte for byte, the encoding is kept; convert it to UTF-8 when you can",
+                                   line=line))
+    return data, notes
+
+
+def _rules(packs_dir: str | None = None):
+    return [r() for r in default_registry().cpp()]
+
+
+def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | None = None,
+                 engine_output: bytes | None = None) -> FileResult:
+    data, notes = read_source(f, options)
+    if data is None:
+        return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
+    packs = packs or default_packs()
+    source = data if engine_output is None else engine_output
+    result = translate(f.rel, source, options, packs, target, _rules())
+    new = result.data
+    status = FileStatus.MIGRATED if new != data else FileStatus.UNCHANGED
+    return FileResult(f.rel, status, tuple(notes) + result.findings, data, new, data.count(b"\n"))
+
+
+def _worker(args):
+    f, options, target = args
+    return migrate_file(f, options, target)
+
+
+def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineInfo,
+            progress: Progress | None = None) -> MigrationResult:
+    cpp = inventory.cpp
+    results: dict[str, FileResult] = {}
+    if engine.name == "hipify-perl":
+        results.update(_with_hipify_perl(cpp, options, target, progress))
+    elif options.jobs > 1 and len(cpp) > 1:
+        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+            for r in pool.map(_worker, [(f, options, target) for f in cpp], chunksize=max(1, len(cpp) // (8 * options.jobs))):
+                results[r.path] = r
+                if progress:
+                    progress(1)
+    else:
+        for f in cpp:
+            results[f.rel] = migrate_file(f, options, target)
+            if progress:
+                progress(1)
+    files = []
+    for f in inventory.files:
+        if f.kind == "cpp":
+            files.append(results[f.rel])
+        else:
+            files.append(_other(f))
+    return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
+
+
+def _other(f: SourceFile) -> FileResult:
+    if f.kind == "link":
+        target = os.readlink(f.path)
+        resolved = f.path.resolve(strict=False)
+        if not resolved.exists():
+            finding = input_finding(f.rel, "INP006", f"symbolic link to '{target}' that does not resolve (a loop or a "
+                                    "missing file): copied as a link, not migrated; fix or remove the link")
+            return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
+    return FileResult(f.rel, FileStatus.COPIED)
+
+
+def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
+                      progress: Progress | None) -> dict[str, FileResult]:
+    tool = hipify_perl.find()
+    if tool is None:
+        raise hipify_perl.EngineError("hipify-perl not found: install it with scripts/install-toolchain, or set "
+                                      "HIPIFY_PERL to its path")
+    readable: dict[str, bytes] = {}
+    results: dict[str, FileResult] = {}
+    for f in cpp:
+        data, notes = read_source(f, options)
+        if data is None:
+            results[f.rel] = FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
+        else:
+            readable[f.rel] = data
+    out = hipify_perl.run(tool, readable) if readable else None
+    for f in cpp:
+        if f.rel in results:
+            continue
+        r = migrate_file(f, options, target, engine_output=out.data[f.rel])
+        r = FileResult(r.path, r.status if r.new != r.old else FileStatus.UNCHANGED,
+                       tuple(out.findings[f.rel]) + r.findings, r.old, r.new, r.lines)
+        results[f.rel] = r
+        if progress:
+            progress(1)
+    return results

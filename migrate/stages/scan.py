@@ -1,0 +1,127 @@
+"""Stage 1, scan: walk the source tree, honour .gitignore and --exclude, sort files by language.
+
+A file is `cpp` (handed to the C++ engine) by extension; everything else is copied byte for byte.
+Symbolic links are kept as links and never followed, so a link loop cannot trap the walk.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from migrate.options import Options
+
+CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
+                ".ipp", ".tpp", ".hip"}
+ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
+DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+class UsageError(Exception):
+    """Bad arguments or a bad tree: exit status 2, with a message that says what to do."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    rel: str  # forward slashes, relative to the root
+    path: Path
+    kind: str  # "cpp", "other", "link"
+
+
+@dataclass(frozen=True)
+class Inventory:
+    root: Path
+    single: bool  # the source was one file, not a folder
+    files: tuple[SourceFile, ...]
+    project_macros: frozenset[str]
+
+    @property
+    def cpp(self) -> list[SourceFile]:
+        return [f for f in self.files if f.kind == "cpp"]
+
+
+def is_cpp(path: Path) -> bool:
+    return path.suffix.lower() in CPP_SUFFIXES
+
+
+def _git_files(root: Path) -> list[str] | None:
+    """Files git would track under root (tracked + untracked, not ignored), or None outside a work tree."""
+    try:
+        inside = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
+                                capture_output=True, text=True, timeout=30)
+        if inside.returncode != 0 or inside.stdout.strip() != "true":
+            return None
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                              "--", "."], capture_output=True, timeout=120, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    names = [n.decode("utf-8", "surrogateescape") for n in out.stdout.split(b"\0") if n]
+    return sorted(n for n in names if os.path.lexists(root / n))
+
+
+def _walk(root: Path) -> list[str]:
+    """Files under root, honouring every .gitignore found on the way (for trees that are not git work trees)."""
+    found: list[str] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+    for here, dirs, files in os.walk(root, followlinks=False):
+        rel_here = os.path.relpath(here, root).replace(os.sep, "/")
+        rel_here = "" if rel_here == "." else rel_here + "/"
+        ignore = Path(here) / ".gitignore"
+        if ignore.is_file():
+            try:
+                lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                specs.append((rel_here, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+            except OSError:
+                pass
+
+        def ignored(rel: str, is_dir: bool) -> bool:
+            return any(rel.startswith(base) and spec.match_file(rel[len(base):] + ("/" if is_dir else ""))
+                       for base, spec in specs)
+
+        keep = []
+        for d in sorted(dirs):
+            full = Path(here) / d
+            if d in ALWAYS_SKIPPED or ignored(rel_here + d, True):
+                continue
+            if full.is_symlink():
+                found.append(rel_here + d)  # kept as a link, not followed
+                continue
+            keep.append(d)
+        dirs[:] = keep
+        for f in sorted(files):
+            if not ignored(rel_here + f, False):
+                found.append(rel_here + f)
+    return sorted(found)
+
+
+def collect(source: Path, options: Options) -> Inventory:
+    if not os.path.lexists(source):
+        raise UsageError(f"{source}: no such file or folder; give the CUDA project's folder or one source file")
+    if source.is_file() and not source.is_symlink():
+        macros = frozenset()
+        return Inventory(source.parent, True, (SourceFile(source.name, source, "cpp"),), macros)
+    if not source.is_dir():
+        raise UsageError(f"{source}: not a folder or a regular file")
+    names = _git_files(source)
+    if names is None:
+        names = _walk(source)
+    excluded = pathspec.PathSpec.from_lines("gitwildmatch", options.exclude) if options.exclude else None
+    files: list[SourceFile] = []
+    macros: set[str] = set()
+    for rel in names:
+        if rel.split("/")[0] in ALWAYS_SKIPPED or (excluded and excluded.match_file(rel)):
+            continue
+        path = source / rel
+        kind = "link" if path.is_symlink() else "cpp" if is_cpp(path) else "other"
+        files.append(SourceFile(rel, path, kind))
+        if kind == "cpp" and rel.endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")):
+            try:
+                with open(path, "rb") as fh:
+                    macros.update(m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(fh.read()))
+            except OSError:
+                pass
+    return Inventory(source, False, tuple(files), frozenset(macros))

@@ -1,0 +1,60 @@
+"""A HIP API that the target HIP version does not have yet.
+
+Packs record the first HIP release that declares each name. When `--hip-version` is older, the older
+equivalent is used where one exists (`__shfl_down_sync(mask, v, d)` becomes `__shfl_down(v, d)` before
+HIP 6.2: the mask goes, as old HIP shuffles always involve every active lane). Otherwise the name is
+kept and flagged: the result needs a newer HIP to build.
+"""
+import re
+
+from migrate.cpp.calls import arguments, call_of, drop_argument
+from migrate.model import Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+FULL_MASK = re.compile(r"^\(?\s*(?:0x[fF]{8}(?:[fF]{8})?[uUlL]*|~0[uUlL]*|-1|~\(?0[uUlL]*\)?|__activemask\(\s*\))\s*\)?$")
+OLD = (("hip_version", "5.2"),)
+
+
+class ApiNewerThanTarget(CppRule):
+    code = "CPP005"
+    severity = Severity.WARNING
+    examples = [
+        Invalid("__device__ float f(float v) { return __shfl_down_sync(0xffffffff, v, 16); }",
+                fixed="__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
+        Invalid("__device__ int g(int v, unsigned m) { return __shfl_xor_sync(m, v, 1); }",
+                fixed="__device__ int g(int v, unsigned m) { return __shfl_xor(v, 1); }",
+                message="__shfl_xor_sync needs HIP 6.2 (target 5.2): mask 'm' dropped, so every active lane "
+                        "takes part; check that the mask was full", options=OLD),
+        Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffff, v, 16); }",
+              options=(("hip_version", "6.2"),)),
+        Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
+    ]
+
+    def check(self, ctx):
+        names, by_hip = ctx.packs.names, ctx.packs.by_hip
+        for token in ctx.code_tokens():
+            mapping = names.get(token.name) or by_hip.get(token.name)
+            if mapping is None or not ctx.too_new(mapping):
+                continue
+            need = f"{mapping.hip} needs HIP {mapping.since} (target {ctx.target})"
+            if not mapping.older:
+                yield self.finding(ctx, token.start, token.end, f"{need}: build with a newer HIP or pass "
+                                   f"--hip-version {mapping.since}", family=mapping.family)
+                continue
+            call = call_of(token)
+            if mapping.older_drop_arg < 0 or call is None:
+                yield self.finding(ctx, token.start, token.end, f"{need}: {mapping.older} used instead",
+                                   severity=Severity.INFO, family=mapping.family)
+                continue
+            args = arguments(call)
+            if mapping.older_drop_arg >= len(args):
+                continue
+            dropped = args[mapping.older_drop_arg].text.decode("utf-8", "replace")
+            if FULL_MASK.match(dropped):
+                message, severity = f"{need}: {mapping.older} used, full mask '{dropped}' dropped", Severity.INFO
+            else:
+                message, severity = (f"{need}: mask '{dropped}' dropped, so every active lane takes part; "
+                                     "check that the mask was full", Severity.WARNING)
+            yield self.finding(ctx, token.start, token.end, message, severity=severity, family=mapping.family,
+                               edits=drop_argument(call, mapping.older_drop_arg, token.base),
+                               title=f"Drop argument {mapping.older_drop_arg + 1} for {mapping.older}")

@@ -1,0 +1,46 @@
+"""A CUDA API identifier that a mapping pack renames to its HIP counterpart.
+
+The packs under rules/mappings/ are data; this rule applies them token by token. Only identifier tokens
+in code and in macro bodies are renamed: never text inside string literals or comments (unless
+`--translate-comments`), never identifiers that merely contain a CUDA name (`my_cudaMalloc`), never
+members (`obj.cudaMalloc`) or names declared in or qualified by a user namespace (`mine::cudaMalloc`).
+Each finding carries the code of the pack that mapped it (MAP001 runtime, MAP006 cuBLAS, ...).
+"""
+from migrate.model import Edit, RuleKind
+from migrate.rule import CppRule, Invalid, Valid
+
+
+class CudaApiIdentifier(CppRule):
+    code = "MAP000"
+    kind = RuleKind.MAPPING
+    examples = [
+        Invalid("cudaMalloc(&p, n);", fixed="hipMalloc(&p, n);", line=1),
+        Invalid("cudaStream_t s;\ncudaStreamCreate(&s);", fixed="hipStream_t s;\nhipStreamCreate(&s);"),
+        Invalid("#define CHECK(x) if ((x) != cudaSuccess) abort()",
+                fixed="#define CHECK(x) if ((x) != hipSuccess) abort()"),
+        Invalid("void f() { ::cudaFree(p); }", fixed="void f() { ::hipFree(p); }"),
+        Invalid("cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &a, A, m, B, k, &b, C, m);",
+                fixed="hipblasSgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_T, m, n, k, &a, A, m, B, k, &b, C, m);"),
+        Invalid("// cudaFree below\ncudaFree(p);", fixed="// hipFree below\nhipFree(p);",
+                options=(("translate_comments", True),)),
+        Valid('const char* s = "cudaMalloc failed";'),
+        Valid("// call cudaMalloc first\nint x;"),
+        Valid("int my_cudaMalloc(void**, int);\nint y = my_cudaMalloc(0, 0);"),
+        Valid("namespace mine { int cudaMalloc(void**, int); }\nint z = mine::cudaMalloc(0, 0);"),
+        Valid("struct S { int cudaFree; };\nint g(S s) { return s.cudaFree; }"),
+        Valid("#define MSG \"cudaMalloc\"\n"),
+        Valid("hipMalloc(&p, n);"),
+    ]
+
+    def check(self, ctx):
+        names = ctx.packs.names
+        for token in ctx.code_tokens():
+            mapping = names.get(token.name)
+            if mapping is None:
+                continue
+            new = ctx.hip_name(mapping)
+            if new == token.name:
+                continue
+            yield self.finding(ctx, token.start, token.end, f"{token.name} is {new} in HIP",
+                               edits=[Edit(token.start, token.end, new)], title=f"Rename to {new}",
+                               family=mapping.family, code=mapping.code)

@@ -1,0 +1,56 @@
+"""A CUDA API identifier with no HIP counterpart in the packs.
+
+It is left exactly as it is, never guessed, and reported with its place so that someone ports it by
+hand. Names the project defines itself (its own macros, names in its own namespaces and classes) are
+not CUDA API and are not reported.
+"""
+from migrate.cpp.context import CUDA_LOOKING
+from migrate.cpp.parse import declared_in_scope
+from migrate.model import RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+
+def declares(token) -> bool:
+    """The token is the name being declared (a project's own function, type or variable)."""
+    node = token.node
+    parent = node.parent if node is not None else None
+    if parent is None:
+        return False
+    if parent.type in ("function_declarator", "init_declarator", "pointer_declarator", "type_definition",
+                       "struct_specifier", "class_specifier", "enum_specifier", "enumerator", "preproc_def",
+                       "preproc_function_def", "field_declaration", "array_declarator"):
+        return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+    return declared_in_scope(node) is not None
+
+
+class UnsupportedCudaIdentifier(CppRule):
+    code = "CPP006"
+    kind = RuleKind.MAPPING
+    severity = Severity.WARNING
+    fixable = False
+    examples = [
+        Invalid("void f(cudaGraph_t g) { cudaGraphInstantiateWithParams(0, g, 0); }", line=1,
+                message="cudaGraphInstantiateWithParams has no HIP counterpart: left unchanged, port it by hand"),
+        Invalid("int v = cudaNoSuchThing(1);", message="cudaNoSuchThing looks like CUDA API but no pack "
+                "knows it: left unchanged, port it by hand"),
+        Valid("#define CUDA_CHECK(x) x\nint a = CUDA_CHECK(1);"),
+        Valid("int cuMyHelper(int x) { return x; }"),
+        Valid('const char* s = "cudaGraphInstantiateWithParams";'),
+    ]
+
+    def check(self, ctx):
+        packs, macros = ctx.packs, ctx.defined_macros
+        for token in ctx.code_tokens():
+            name = token.name
+            if name in packs.names or name in packs.by_hip or name in macros:
+                continue
+            known = packs.unsupported.get(name)
+            if known is None and not CUDA_LOOKING.match(name):
+                continue
+            if declares(token):
+                continue
+            if known is not None:
+                message = f"{name} has no HIP counterpart: left unchanged, port it by hand"
+            else:
+                message = f"{name} looks like CUDA API but no pack knows it: left unchanged, port it by hand"
+            yield self.finding(ctx, token.start, token.end, message, family=known.family if known else "")

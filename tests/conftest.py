@@ -1,0 +1,31 @@
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from migrate.cpp import hipify_perl
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRE_TOOLS = os.environ.get("HIPMIGRATE_REQUIRE_TOOLS") == "1"  # set by .ci/run: a missing tool fails
+
+
+def need_tool(name: str) -> str:
+    """Path of an external tool; skip without it, except in CI where its absence is a failure."""
+    path = str(hipify_perl.find() or "") if name == "hipify-perl" else shutil.which(name)
+    if not path:
+        if REQUIRE_TOOLS:
+            pytest.fail(f"{name} is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1) but was not found: "
+                        "run scripts/install-toolchain")
+        pytest.skip(f"{name} not installed (scripts/install-toolchain installs it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def hipcc() -> str:
+    return need_tool("hipcc")
+
+
+@pytest.fixture(scope="session")
+def hipify() -> str:
+    return need_tool("hipify-perl")

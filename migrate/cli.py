@@ -21,7 +21,7 @@ from migrate.render import json as json_render
 from migrate.render import text as text_render
 from migrate.stages.scan import UsageError
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def common(f):
@@ -95,7 +95,7 @@ def finish(result, command: str, fmt: str) -> None:
     if fmt == "json":
         click.echo(json_render.render(result, command), nl=False)
     else:
-        text_render.render(result, err if command == "run-stdout" else Console(), command.replace("-stdout", ""))
+        text_render.render(result, err if command == "run-stdout" else Console(soft_wrap=True), command.replace("-stdout", ""))
     sys.exit(1 if result.problems else 0)
 
 

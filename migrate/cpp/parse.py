@@ -119,7 +119,9 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]
     while len(found) < limit:
         node = cursor.node
         if node.is_error or (node.is_missing and not (node.start_byte >= end and node.type.startswith("preproc"))):
-            found.append((node.start_point[0] + 1, node.start_point[1] + 1))
+            # An ERROR node often wraps good code too: its first stray token is where parsing went wrong.
+            stray = next((c for c in node.children if not c.is_named), node) if node.is_error else node
+            found.append((stray.start_point[0] + 1, stray.start_point[1] + 1))
         elif node.has_error and cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():

@@ -94,10 +94,13 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
 
 
 def _other(f: SourceFile) -> FileResult:
+    if f.kind == "special":
+        finding = input_finding(f.rel, "INP004", "not a regular file (a FIFO, socket or device): left out of the "
+                                "output; remove it or --exclude it", severity=Severity.ERROR)
+        return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     if f.kind == "link":
         target = os.readlink(f.path)
-        resolved = f.path.resolve(strict=False)
-        if not resolved.exists():
+        if not os.path.exists(f.path):  # follows the link: False for a loop or a missing target
             finding = input_finding(f.rel, "INP006", f"symbolic link to '{target}' that does not resolve (a loop or a "
                                     "missing file): copied as a link, not migrated; fix or remove the link")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ class UsageError(Exception):
 class SourceFile:
     rel: str  # forward slashes, relative to the root
     path: Path
-    kind: str  # "cpp", "other", "link"
+    kind: str  # "cpp", "other", "link", "special" (FIFO, socket, device: never opened)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def _walk(root: Path) -> list[str]:
         if ignore.is_file():
             try:
                 lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs.append((rel_here, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                specs.append((rel_here, pathspec.PathSpec.from_lines("gitignore", lines)))
             except OSError:
                 pass
 
@@ -98,6 +99,18 @@ def _walk(root: Path) -> list[str]:
     return sorted(found)
 
 
+def _kind(path: Path) -> str:
+    if path.is_symlink():
+        return "link"
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        regular = True  # let reading report it
+    if not regular:
+        return "special"
+    return "cpp" if is_cpp(path) else "other"
+
+
 def collect(source: Path, options: Options) -> Inventory:
     if not os.path.lexists(source):
         raise UsageError(f"{source}: no such file or folder; give the CUDA project's folder or one source file")
@@ -109,14 +122,14 @@ def collect(source: Path, options: Options) -> Inventory:
     names = _git_files(source)
     if names is None:
         names = _walk(source)
-    excluded = pathspec.PathSpec.from_lines("gitwildmatch", options.exclude) if options.exclude else None
+    excluded = pathspec.PathSpec.from_lines("gitignore", options.exclude) if options.exclude else None
     files: list[SourceFile] = []
     macros: set[str] = set()
     for rel in names:
         if rel.split("/")[0] in ALWAYS_SKIPPED or (excluded and excluded.match_file(rel)):
             continue
         path = source / rel
-        kind = "link" if path.is_symlink() else "cpp" if is_cpp(path) else "other"
+        kind = _kind(path)
         files.append(SourceFile(rel, path, kind))
         if kind == "cpp" and rel.endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")):
             try:

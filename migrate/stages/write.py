@@ -30,6 +30,8 @@ def write_tree(inventory: Inventory, result: MigrationResult, out: Path) -> None
     try:
         by_path = {r.path: r for r in result.files}
         for f in inventory.files:
+            if f.kind == "special":
+                continue
             target = staging / f.rel
             target.parent.mkdir(parents=True, exist_ok=True)
             r = by_path[f.rel]
@@ -81,7 +83,7 @@ def check_clean_git(root: Path) -> None:
     status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "."], capture_output=True,
                             text=True, timeout=120)
     if status.stdout.strip():
-        first = status.stdout.strip().splitlines()[0][3:]
+        first = status.stdout.splitlines()[0][3:]
         raise UsageError(f"{root}: the git work tree has uncommitted changes (for example {first}); commit or "
                          "stash them first, so the migration can be reviewed and undone")
 

@@ -1,0 +1,1180 @@
+#!/usr/bin/env python3
+"""(Re)generate the mapping packs rules/mappings/<family>.toml (format: docs/packs.md).
+
+How the rows are derived:
+
+1. Candidate CUDA names are collected from CUDA header text with a small tokenizer of our own:
+   the CUDA toolkit headers (default /usr/local/cuda/include) and the include/ folders of the
+   NVIDIA library wheels (cuBLAS, cuRAND, cuFFT, cuSPARSE, cuSOLVER, NVRTC, NCCL) fetched with
+   `pip download` into the cache. Each declaration gives a name, a kind (function, type, enum,
+   macro, namespace) and, through the header that declares it, an API family.
+   The header file names themselves are the candidates of the [headers] tables.
+2. The candidates are written one per line into a scratch file (names as `NAME()`, namespaces as
+   `NAME::x()`, headers as `#include <HEADER>`) and the installed hipify-perl runs once over it.
+   What each line became is the HIP name; hipify-perl's warnings say which names it knows as
+   unsupported. (Names that hipify-perl only converts with -experimental get a second run with
+   that flag.)
+3. `since`: the HIP headers of several Debian suites (libamdhip64-dev and the HIP library -dev
+   packages) are downloaded through a private apt configuration that reuses the mirror of the
+   machine's own apt sources; a HIP name's `since` is the major.minor version of the oldest package
+   whose headers declare it, else the version of hipify-perl.
+4. rules/mappings/overrides.toml (hand-written) is applied last.
+
+Usage: python scripts/gen_packs.py [--hipify-perl PATH] [--out rules/mappings] [--cache DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --------------------------------------------------------------------------------------------
+# Families
+# --------------------------------------------------------------------------------------------
+
+FAMILIES = {  # family -> (code, title)
+    "runtime": ("MAP001", "CUDA runtime API"),
+    "driver": ("MAP002", "CUDA driver API"),
+    "device": ("MAP003", "CUDA device functions, intrinsics, warp functions and vector types"),
+    "fp16": ("MAP004", "Half and bfloat16 types and functions (cuda_fp16.h, cuda_bf16.h)"),
+    "cooperative_groups": ("MAP005", "Cooperative groups"),
+    "cublas": ("MAP006", "cuBLAS to hipBLAS"),
+    "curand": ("MAP007", "cuRAND to hipRAND"),
+    "cufft": ("MAP008", "cuFFT to hipFFT"),
+    "cusparse": ("MAP009", "cuSPARSE to hipSPARSE"),
+    "cusolver": ("MAP010", "cuSOLVER to hipSOLVER"),
+    "nccl": ("MAP011", "NCCL to RCCL (RCCL keeps the nccl names)"),
+    "cub": ("MAP012", "CUB to hipCUB"),
+    "thrust": ("MAP013", "Thrust to rocThrust (rocThrust keeps the thrust names)"),
+    "complex": ("MAP014", "cuComplex to hip_complex"),
+    "rtc": ("MAP015", "NVRTC to hipRTC"),
+    "other": ("MAP016", "Other CUDA APIs (profiler, graphics interop, tools)"),
+}
+# When one name is declared in headers of several families, the first family here wins.
+FAMILY_ORDER = ["runtime", "driver", "complex", "device", "fp16", "cooperative_groups", "rtc",
+                "cublas", "curand", "cufft", "cusparse", "cusolver", "nccl", "cub", "thrust", "other"]
+
+RUNTIME_HEADERS = {
+    "builtin_types.h", "channel_descriptor.h", "cuda_runtime.h", "cuda_runtime_api.h",
+    "driver_types.h", "driver_functions.h", "library_types.h", "surface_types.h", "texture_types.h",
+    "cuda_texture_types.h", "cuda_surface_types.h", "cuda_device_runtime_api.h", "cuda_occupancy.h",
+    "host_config.h", "host_defines.h", "cudart_platform.h", "cuda_stdint.h",
+    "generated_cudart_removed_meta.h",
+}
+DRIVER_HEADERS = {"cuda.h", "cudaTypedefs.h"}
+OTHER_PREFIXES = ("cudaGL", "cudaEGL", "cudaVDPAU", "cuda_gl_interop", "cuda_egl_interop",
+                  "cuda_vdpau_interop", "cudaProfiler", "cuda_profiler_api", "cupti", "nvperf",
+                  "nvvm", "nv_decode", "fatbinary_section", "nvtx3/", "generated_")
+FP16_PREFIXES = ("cuda_fp16", "cuda_bf16", "cuda_fp8", "cuda_fp6", "cuda_fp4")
+
+# Header names of the CUDA toolkit that are gone from recent toolkits but still appear in code
+# written for older ones; they are run through hipify-perl like the headers that exist.
+LEGACY_HEADERS = {
+    "cuda_texture_types.h": "runtime", "cuda_surface_types.h": "runtime",
+    "texture_fetch_functions.h": "device", "surface_functions.h": "device",
+    "sm_11_atomic_functions.h": "device", "sm_12_atomic_functions.h": "device",
+    "sm_13_double_functions.h": "device", "cusparse_v2.h": "cusparse",
+}
+
+# NVIDIA wheels whose include/ folders are scanned (pinned to the releases of CUDA 13.0 update 2,
+# the toolkit whose headers are installed; --unpinned takes the newest).
+WHEELS = {
+    "nvidia-cublas": "13.1.0.3",
+    "nvidia-curand": "10.4.0.35",
+    "nvidia-cufft": "12.0.0.61",
+    "nvidia-cusparse": "12.6.3.3",
+    "nvidia-cusolver": "12.0.4.66",
+    "nvidia-cuda-nvrtc": "13.0.88",
+    "nvidia-nccl-cu13": "2.27.7",
+}
+
+# Debian packages whose headers give the `since` versions.
+HIP_PACKAGES = ["libamdhip64-dev", "libhipblas-dev", "libhipfft-dev", "libhipsparse-dev",
+                "libhiprand-dev", "libhipcub-dev", "libhipsolver-dev", "librccl-dev",
+                "librocrand-dev"]
+DEFAULT_SUITES = ["bookworm", "trixie", "sid"]
+
+
+def header_family(rel: str, origin: str) -> str | None:
+    """API family of a CUDA header (rel: path as written in #include); None: not scanned."""
+    base = rel.rsplit("/", 1)[-1]
+    if origin == "cccl":
+        top = rel.split("/", 1)[0]
+        return {"cub": "cub", "thrust": "thrust"}.get(top)
+    if origin != "cuda":  # a library wheel
+        for prefix, fam in (("cublas", "cublas"), ("nvblas", "cublas"), ("curand", "curand"),
+                            ("cufft", "cufft"), ("cudalibxt", "cufft"), ("cusparse", "cusparse"),
+                            ("cusolver", "cusolver"), ("nccl", "nccl"), ("nvrtc", "rtc")):
+            if rel.startswith(prefix):
+                return fam
+        return "other"
+    if rel.startswith(("nv/", "Openacc/", "Openmp/")):
+        return None
+    if rel in RUNTIME_HEADERS:
+        return "runtime"
+    if rel in DRIVER_HEADERS:
+        return "driver"
+    if rel.startswith(FP16_PREFIXES):
+        return "fp16"
+    if rel == "cuComplex.h":
+        return "complex"
+    if rel.startswith("cooperative_groups"):
+        return "cooperative_groups"
+    if rel.startswith(OTHER_PREFIXES):
+        return "other"
+    if base.startswith("nvrtc"):
+        return "rtc"
+    return "device"  # crt/, sm_*_intrinsics, math, atomics, vector types, mma, pipeline, ...
+
+
+# --------------------------------------------------------------------------------------------
+# A small C/C++ header scanner
+# --------------------------------------------------------------------------------------------
+
+_LEX = re.compile(
+    r"""(?P<lc>//[^\n]*)
+      | (?P<bc>/\*.*?\*/)
+      | (?P<raw>R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")
+      | (?P<str>"(?:\\.|[^"\\\n])*")
+      | (?P<chr>'(?:\\.|[^'\\\n])*')
+    """,
+    re.S | re.X,
+)
+_TOKEN = re.compile(r"[A-Za-z_]\w*|::|->|\.\.\.|\d[\w.]*(?:'[\w.]+)*|\"\"|''|\S")
+_IDENT = re.compile(r"[A-Za-z_]\w*$")
+
+
+def strip_comments(text: str) -> str:
+    """Comments become blanks (newlines kept), string and char literals become "" and ''."""
+
+    def repl(m: re.Match) -> str:
+        if m.group("lc") is not None:
+            return " "
+        if m.group("bc") is not None:
+            return " " + "\n" * m.group("bc").count("\n")
+        if m.group("raw") is not None:
+            return '""' + "\n" * m.group("raw").count("\n")
+        if m.group("str") is not None:
+            return '""'
+        return "''"
+
+    return _LEX.sub(repl, text)
+
+
+NOT_FUNCTIONS = {
+    "sizeof", "alignof", "decltype", "static_assert", "if", "while", "for", "switch", "return",
+    "alignas", "noexcept", "throw", "typeid", "defined", "asm", "__asm__", "__asm", "_Pragma",
+    "__pragma", "template", "typename", "operator", "new", "delete", "static_cast", "const_cast",
+    "reinterpret_cast", "dynamic_cast", "catch", "__declspec", "__attribute__", "__align__",
+    "__launch_bounds__", "__builtin_align__", "__nv_alignas", "requires", "explicit",
+}
+CLASS_KEYS = {"struct", "class", "union"}
+INTERNAL_NAMESPACES = re.compile(r"^(details?|__\w*|_\w*|impl|internal|experimental)$")
+
+
+@dataclass
+class Decl:
+    name: str
+    kind: str      # function, type, enum, macro, namespace
+    header: str    # header path as included
+    family: str
+    internal: bool  # declared inside a details/impl namespace or a class body
+
+
+KIND_RANK = {"type": 0, "enum": 1, "function": 2, "namespace": 3, "macro": 4}
+
+
+class Scanner:
+    """Collects declarations from header text: #define names, namespaces, struct/class/union/enum
+    tags, typedef and using names, enumerators and function declarations/definitions."""
+
+    def __init__(self) -> None:
+        self.decls: list[Decl] = []
+        self.tokens_by_header: dict[str, set[str]] = {}
+
+    def add(self, name: str, kind: str, header: str, family: str, internal: bool) -> None:
+        if _IDENT.match(name):
+            self.decls.append(Decl(name, kind, header, family, internal))
+
+    def scan(self, text: str, header: str, family: str, macros_only: bool = False) -> None:
+        text = strip_comments(text).replace("\\\r\n", " ").replace("\\\n", " ")
+        code_lines = []
+        for line in text.split("\n"):
+            s = line.lstrip()
+            if s.startswith("#"):
+                d = re.match(r"#\s*define\s+([A-Za-z_]\w*)", s)
+                if d and not re.search(r"_(H|HPP|CUH|INCLUDED)_*$", d.group(1)):
+                    self.add(d.group(1), "macro", header, family, False)
+                for ns in re.findall(r"\bnamespace\s+([A-Za-z_]\w*)\s*\{", s):
+                    self.add(ns, "namespace", header, family, bool(INTERNAL_NAMESPACES.match(ns)))
+                code_lines.append("")
+            else:
+                code_lines.append(line)
+        if macros_only:
+            for ns in re.findall(r"\bnamespace\s+([A-Za-z_]\w*)\s*\{", text):
+                self.add(ns, "namespace", header, family, bool(INTERNAL_NAMESPACES.match(ns)))
+            return
+        self._parse(_TOKEN.findall("\n".join(code_lines)), header, family)
+
+    # ---- declarations in code ----
+    def _parse(self, toks: list[str], header: str, family: str) -> None:
+        # context stack entries: ("ns", internal) | ("class", ..) | ("enum", ..) | ("body", ..)
+        stack: list[tuple[str, bool]] = [("ns", False)]
+        stmt: list[str] = []      # current statement (namespace/class scope)
+        saved: list[list[str]] = []  # statements interrupted by a class/enum body
+        item: list[str] = []      # current enumerator (enum scope)
+        depth_body = 0
+        i = 0
+        n = len(toks)
+        while i < n:
+            t = toks[i]
+            ctx, internal = stack[-1]
+            if ctx == "body":
+                if t == "{":
+                    depth_body += 1
+                elif t == "}":
+                    depth_body -= 1
+                    if depth_body == 0:
+                        stack.pop()
+                        stmt = saved.pop() if saved else []
+                        # a function definition or an initializer ends here;
+                        # `= {...};` keeps its statement going until the `;`
+                        if stmt and stmt[-1] == "{}=":
+                            stmt = stmt[:-1] + ["{}"]
+                        else:
+                            stmt = []
+                i += 1
+                continue
+            if ctx == "enum":
+                if t in (",", "}"):
+                    for tok in item:
+                        if _IDENT.match(tok):
+                            if not (tok.startswith("__") and tok.endswith("__")):
+                                self.add(tok, "enum", header, family, internal)
+                            break
+                    item = []
+                    if t == "}":
+                        stack.pop()
+                        stmt = (saved.pop() if saved else []) + ["{}"]
+                elif t == "{":  # should not happen; be safe
+                    stack.append(("body", internal))
+                    saved.append(stmt)
+                    depth_body = 1
+                else:
+                    item.append(t)
+                i += 1
+                continue
+            # namespace or class scope
+            if t == ";":
+                self._statement(stmt, header, family, internal or ctx == "class")
+                stmt = []
+            elif t == "{":
+                kind, name = self._opening(stmt)
+                in_class = ctx == "class"
+                if kind == "namespace":
+                    ns_internal = internal or bool(name and INTERNAL_NAMESPACES.match(name))
+                    if name:
+                        self.add(name, "namespace", header, family, ns_internal)
+                    stack.append(("ns", ns_internal))
+                    stmt = []
+                elif kind == "extern":
+                    stack.append(("ns", internal))
+                    stmt = []
+                elif kind in ("class", "enum"):
+                    if name:
+                        self.add(name, "type", header, family, internal or in_class)
+                    saved.append(stmt)
+                    stack.append((kind, internal or in_class))
+                    item = []
+                    stmt = []
+                else:  # function body or initializer
+                    if kind == "function":
+                        self._statement(stmt, header, family, internal or in_class)
+                        saved.append([])
+                    else:
+                        saved.append(stmt + ["{}="])
+                    stack.append(("body", internal))
+                    depth_body = 1
+                    stmt = []
+            elif t == "}":
+                if len(stack) > 1:
+                    stack.pop()
+                    if ctx == "class":
+                        stmt = (saved.pop() if saved else []) + ["{}"]
+                    else:
+                        stmt = []
+                else:
+                    stmt = []
+            elif t == ":" and ctx == "class" and stmt and stmt[-1] in ("public", "private", "protected"):
+                stmt = []
+            else:
+                stmt.append(t)
+            i += 1
+
+    @staticmethod
+    def _opening(stmt: list[str]) -> tuple[str, str | None]:
+        """What does a `{` after these tokens open?"""
+        if not stmt:
+            return "block", None
+        if "namespace" in stmt:
+            k = len(stmt) - 1 - stmt[::-1].index("namespace")
+            rest = [t for t in stmt[k + 1:] if t != "inline"]
+            names = [t for t in rest if _IDENT.match(t)]
+            return "namespace", (names[-1] if names else None)
+        if stmt[0] == "extern" and len(stmt) <= 2:
+            return "extern", None
+        if "=" in stmt:
+            return "init", None
+        depth = 0
+        for k, t in enumerate(stmt):
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif depth == 0 and t == "enum":
+                rest = stmt[k + 1:]
+                name = None
+                j = 0
+                while j < len(rest):
+                    r = rest[j]
+                    if r in ("class", "struct"):
+                        j += 1
+                        continue
+                    if r in ("__attribute__", "__declspec", "alignas") or (r.isupper() and j + 1 < len(rest) and rest[j + 1] == "("):
+                        j = _skip_parens(rest, j + 1)
+                        continue
+                    if _IDENT.match(r):
+                        name = r
+                        j += 1
+                        continue
+                    break
+                return "enum", name
+            elif depth == 0 and t in CLASS_KEYS and "(" not in stmt[:k]:
+                rest = stmt[k + 1:]
+                name = None
+                j = 0
+                while j < len(rest):
+                    r = rest[j]
+                    if r in ("__attribute__", "__declspec", "alignas", "__align__", "__builtin_align__") or (
+                            j + 1 < len(rest) and rest[j + 1] == "(" and (r.isupper() or (r.startswith("__") and r.endswith("__")))):
+                        j = _skip_parens(rest, j + 1)
+                        continue
+                    if r in ("final",):
+                        j += 1
+                        continue
+                    if _IDENT.match(r):
+                        name = r
+                        j += 1
+                        if j < len(rest) and rest[j] == "<":  # specialization: keep the name
+                            break
+                        continue
+                    break
+                return "class", name
+        if ")" in stmt or stmt[-1] in ("const", "noexcept", "override", "final"):
+            return "function", None
+        return "block", None
+
+    def _statement(self, stmt: list[str], header: str, family: str, internal: bool) -> None:
+        if not stmt:
+            return
+        # type names anywhere: struct X / class X / union X / enum X (forward or elaborated)
+        for k, t in enumerate(stmt[:-1]):
+            if t in CLASS_KEYS or t == "enum":
+                j = k + 1
+                while j < len(stmt) and stmt[j] in ("class", "struct"):
+                    j += 1
+                if j < len(stmt) and _IDENT.match(stmt[j]) and stmt[j] not in ("__attribute__", "__declspec"):
+                    if not (stmt[j].startswith("__") and stmt[j].endswith("__")):
+                        self.add(stmt[j], "type", header, family, internal)
+        first = 0
+        while first < len(stmt) and stmt[first] in ("extern", "template", "__extension__"):
+            if stmt[first] == "template" and first + 1 < len(stmt) and stmt[first + 1] == "<":
+                first = _skip_angles(stmt, first + 1)
+            else:
+                first += 1
+        body = stmt[first:]
+        if not body:
+            return
+        if body[0] == "typedef":
+            for name in _typedef_names(body[1:]):
+                self.add(name, "type", header, family, internal)
+            return
+        if body[0] == "using" and len(body) > 2 and _IDENT.match(body[1]) and body[2] == "=":
+            self.add(body[1], "type", header, family, internal)
+            return
+        if body[0] in ("using", "friend", "namespace", "static_assert", "return"):
+            return
+        # function declaration: the first NAME( at paren depth 0 that is not an attribute/macro
+        depth = 0
+        k = 0
+        while k < len(body) - 1:
+            t = body[k]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif t == "<" and depth == 0 and k > 0 and _IDENT.match(body[k - 1]):
+                k = _skip_angles(body, k)
+                continue
+            elif t == "=" and depth == 0:
+                return  # a variable with an initializer
+            elif depth == 0 and _IDENT.match(t) and body[k + 1] == "(":
+                prev = body[k - 1] if k else ""
+                if (t in NOT_FUNCTIONS or prev in ("operator", "::", ".", "->") or t.isupper()
+                        or (t.startswith("__") and t.endswith("__") and len(t) > 4)):
+                    k = _skip_parens(body, k + 1)
+                    continue
+                if k == 0 and stmt[0] != "template":
+                    return  # a macro invocation at file scope, not a declaration
+                self.add(t, "function", header, family, internal)
+                return
+            k += 1
+
+
+def _skip_parens(toks: list[str], k: int) -> int:
+    """toks[k] == '(' : index after the matching ')'."""
+    if k >= len(toks) or toks[k] != "(":
+        return k
+    depth = 0
+    while k < len(toks):
+        if toks[k] == "(":
+            depth += 1
+        elif toks[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return k
+
+
+def _skip_angles(toks: list[str], k: int) -> int:
+    """toks[k] == '<' : index after the matching '>' (parentheses nest, '>>' not split)."""
+    depth = 0
+    while k < len(toks):
+        t = toks[k]
+        if t == "<":
+            depth += 1
+        elif t == ">":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        elif t == "(":
+            k = _skip_parens(toks, k)
+            continue
+        elif t in (";", "{"):
+            return k
+        k += 1
+    return k
+
+
+def _typedef_names(toks: list[str]) -> list[str]:
+    """Declarator names of a typedef (tokens after `typedef`)."""
+    # declarators start after the last top-level '{}' placeholder, else after the type
+    if "{}" in toks:
+        toks = toks[len(toks) - 1 - toks[::-1].index("{}") + 1:]
+        parts = _split_commas(toks)
+    else:
+        parts = _split_commas(toks)
+    names = []
+    for part in parts:
+        if not part:
+            continue
+        if "(" in part:  # function pointer / function type: (ATTR *NAME)(...) or NAME(...)
+            k = part.index("(")
+            inner = part[k + 1:_skip_parens(part, k) - 1]
+            ids = [t for t in inner if _IDENT.match(t)]
+            if "*" in inner or "&" in inner or "^" in inner:
+                star = max(j for j, t in enumerate(inner) if t in ("*", "&", "^"))
+                after = [t for t in inner[star + 1:] if _IDENT.match(t)]
+                if after:
+                    names.append(after[0])
+                    continue
+            before = [t for t in part[:k] if _IDENT.match(t)]
+            if before and not ids:
+                names.append(before[-1])
+            elif before:
+                names.append(before[-1])
+            continue
+        cut = part.index("[") if "[" in part else len(part)
+        ids = [t for t in part[:cut] if _IDENT.match(t)]
+        ids = [t for t in ids if not (t.startswith("__") and t.endswith("__"))]
+        if ids:
+            names.append(ids[-1])
+    return names
+
+
+def _split_commas(toks: list[str]) -> list[list[str]]:
+    parts, cur, depth = [], [], 0
+    for t in toks:
+        if t in ("(", "[", "<"):
+            depth += 1
+        elif t in (")", "]", ">"):
+            depth -= 1
+        if t == "," and depth == 0:
+            parts.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    parts.append(cur)
+    return parts
+
+
+def identifiers_in(text: str) -> set[str]:
+    """All identifiers of header text outside comments and string literals."""
+    return set(re.findall(r"[A-Za-z_]\w*", strip_comments(text)))
+
+
+def read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------------------------
+# Fetching: wheels (pip) and Debian packages (private apt configuration)
+# --------------------------------------------------------------------------------------------
+
+def log(msg: str) -> None:
+    print(f"gen_packs: {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, check=True, text=True, **kw)
+
+
+def fetch_wheels(cache: Path, unpinned: bool) -> dict[str, tuple[str, Path]]:
+    """dist name -> (version, include dir) of each NVIDIA library wheel."""
+    wheels_dir = cache / "wheels"
+    inc_root = cache / "cuda-libs"
+    wheels_dir.mkdir(parents=True, exist_ok=True)
+    out: dict[str, tuple[str, Path]] = {}
+    for dist, version in WHEELS.items():
+        stem = dist.replace("-", "_")
+        pattern = f"{stem}-{version}-*.whl" if not unpinned else f"{stem}-*.whl"
+        found = sorted(wheels_dir.glob(pattern))
+        if not found:
+            spec = dist if unpinned else f"{dist}=={version}"
+            log(f"pip download --no-deps {spec}")
+            try:
+                run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(wheels_dir), spec],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            except subprocess.CalledProcessError as exc:
+                if unpinned:
+                    raise SystemExit(f"gen_packs: pip download {spec} failed:\n{exc.stderr}")
+                log(f"pinned {spec} not available ({exc.stderr.strip().splitlines()[-1:]}), trying the newest")
+                run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(wheels_dir), dist],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            found = sorted(wheels_dir.glob(f"{stem}-*.whl"))
+        whl = found[-1]
+        ver = whl.name.split("-")[1]
+        dest = inc_root / f"{stem}-{ver}"
+        stamp = dest / ".done"
+        if not stamp.exists():
+            shutil.rmtree(dest, ignore_errors=True)
+            with zipfile.ZipFile(whl) as z:
+                for member in z.namelist():
+                    m = re.match(r"(?:.*/)?include/(.+)$", member)
+                    if m and not member.endswith("/") and "/include/" in "/" + member:
+                        target = dest / "include" / m.group(1)
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        with z.open(member) as src, open(target, "wb") as dst:
+                            shutil.copyfileobj(src, dst)
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(whl.name + "\n")
+        out[dist] = (ver, dest / "include")
+    return out
+
+
+def machine_mirror() -> str:
+    """The Debian mirror URI of this machine's own apt sources (never a built-in hostname)."""
+    uris: list[str] = []
+    for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
+        for line in Path(f).read_text(errors="replace").splitlines():
+            if line.startswith("URIs:"):
+                uris.extend(line.split()[1:])
+    for f in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
+        if os.path.exists(f):
+            for line in Path(f).read_text(errors="replace").splitlines():
+                parts = line.split()
+                if parts and parts[0] == "deb":
+                    uri = next((p for p in parts[1:] if not p.startswith("[")), None)
+                    if uri:
+                        uris.append(uri)
+    for uri in uris:
+        if "-security" not in uri and re.search(r"/debian/?$", uri):
+            return uri.rstrip("/")
+    raise SystemExit("gen_packs: no Debian mirror found in the machine's apt sources")
+
+
+def debian_version(v: str) -> str:
+    """'1:5.3.3+dfsg-2~deb12u1' -> '5.3'."""
+    v = v.split(":", 1)[-1]
+    m = re.match(r"(\d+)\.(\d+)", v)
+    if not m:
+        raise ValueError(v)
+    return f"{m.group(1)}.{m.group(2)}"
+
+
+@dataclass
+class HeaderSet:
+    suite: str
+    package: str
+    version: str       # full Debian version
+    release: str       # major.minor
+    root: Path         # extracted usr/include
+
+
+def fetch_hip_headers(cache: Path, suites: list[str], refresh: bool) -> tuple[list[HeaderSet], dict[str, tuple[str, Path]]]:
+    """Headers of HIP_PACKAGES in each suite (+ each suite's hipify-perl, to name the installed one)."""
+    base = cache / "debian"
+    sets: list[HeaderSet] = []
+    hipify_perls: dict[str, tuple[str, Path]] = {}
+    mirror = None
+    for suite in suites:
+        sdir = base / suite
+        index = sdir / "index.json"
+        if index.exists() and not refresh:
+            data = json.loads(index.read_text())
+        else:
+            if mirror is None:
+                mirror = machine_mirror()
+            data = _apt_fetch_suite(sdir, suite, mirror)
+            index.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        for pkg, ver in sorted(data["packages"].items()):
+            sets.append(HeaderSet(suite, pkg, ver, debian_version(ver), sdir / "root" / pkg / "usr" / "include"))
+        if data.get("hipify-perl"):
+            hipify_perls[suite] = (data["hipify-perl"], sdir / "root" / "hipify-perl" / "usr" / "bin" / "hipify-perl")
+    return sets, hipify_perls
+
+
+def _apt_fetch_suite(sdir: Path, suite: str, mirror: str) -> dict:
+    log(f"fetching {suite}'s package list (private apt configuration, mirror of the machine's sources)")
+    shutil.rmtree(sdir, ignore_errors=True)
+    for d in ("lists/partial", "cache/archives/partial", "debs", "root"):
+        (sdir / d).mkdir(parents=True, exist_ok=True)
+    keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"
+    (sdir / "sources.list").write_text(f"deb [signed-by={keyring}] {mirror} {suite} main\n")
+    opts = ["-o", f"Dir::Etc::SourceList={sdir / 'sources.list'}", "-o", "Dir::Etc::SourceParts=-",
+            "-o", f"Dir::State::Lists={sdir / 'lists'}", "-o", f"Dir::Cache={sdir / 'cache'}",
+            "-o", "Dir::State::Status=/dev/null", "-o", "APT::Get::List-Cleanup=0",
+            "-o", "Debug::NoLocking=1", "-o", "APT::Sandbox::User=root"]
+    run(["apt-get", *opts, "update", "-qq"], stdout=subprocess.DEVNULL)
+    data: dict = {"packages": {}, "hipify-perl": None}
+    for pkg in HIP_PACKAGES + ["hipify-perl"]:
+        res = subprocess.run(["apt-get", *opts, "download", pkg], cwd=sdir / "debs", text=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if res.returncode != 0:
+            log(f"  {suite}: no {pkg}")
+            continue
+        deb = sorted((sdir / "debs").glob(f"{pkg}_*.deb"))[-1]
+        ver = run(["dpkg-deb", "-f", str(deb), "Version"], stdout=subprocess.PIPE).stdout.strip()
+        run(["dpkg-deb", "-x", str(deb), str(sdir / "root" / pkg)])
+        log(f"  {suite}: {pkg} {ver}")
+        if pkg == "hipify-perl":
+            data["hipify-perl"] = ver
+        else:
+            data["packages"][pkg] = ver
+    shutil.rmtree(sdir / "debs", ignore_errors=True)
+    shutil.rmtree(sdir / "cache", ignore_errors=True)
+    return data
+
+
+def hip_identifiers(root: Path) -> set[str]:
+    """Identifiers declared (present outside comments) in a HIP header tree; the NVIDIA-platform
+    folders (nvidia_detail, nvcc_detail) are left out: they only map HIP names onto CUDA ones."""
+    names: set[str] = set()
+    if not root.is_dir():
+        return names
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        if "nvidia_detail/" in rel or "nvcc_detail/" in rel:
+            continue
+        if path.suffix not in (".h", ".hpp", ".cuh", ".inl", "") and not path.name.endswith(".h.in"):
+            continue
+        names |= identifiers_in(read_text(path))
+    return names
+
+
+def hip_header_files(root: Path) -> set[str]:
+    out = set()
+    if root.is_dir():
+        for path in root.rglob("*"):
+            if path.is_file():
+                out.add(path.relative_to(root).as_posix())
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# hipify-perl
+# --------------------------------------------------------------------------------------------
+
+WARN = re.compile(r'^\s*warning: (?P<file>.*?):(?P<line>\d+): (?P<what>unsupported device function|unsupported identifier|'
+                  r'experimental identifier|deprecated identifier|removed identifier) "(?P<name>[^"]+)"(?P<rest>.*)$')
+WARN_LEFT = re.compile(r"^\s*warning: (?P<file>.*?):#(?P<line>\d+) : (?P<text>.*)$")
+
+
+@dataclass
+class HipifyResult:
+    out: dict[int, str] = field(default_factory=dict)          # line -> output line
+    warnings: dict[int, list[tuple[str, str, str]]] = field(default_factory=lambda: defaultdict(list))
+    left: set[int] = field(default_factory=set)                # lines flagged as unconverted cuda*
+
+
+def run_hipify(hipify: str, lines: list[str], workdir: Path, tag: str, extra: list[str] | None = None) -> HipifyResult:
+    src = workdir / f"{tag}.cu"
+    dst = workdir / f"{tag}.hip"
+    src.write_text("\n".join(lines) + "\n")
+    res = subprocess.run(["perl", hipify, *(extra or []), f"-o={dst}", str(src)], text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if res.returncode != 0:
+        raise SystemExit(f"gen_packs: hipify-perl failed on {src}:\n{res.stderr[-2000:]}")
+    out_lines = dst.read_text().split("\n")
+    if out_lines and out_lines[-1] == "":
+        out_lines.pop()
+    if len(out_lines) == len(lines) + 1 and out_lines[0] == '#include "hip/hip_runtime.h"':
+        out_lines = out_lines[1:]
+    if len(out_lines) != len(lines):
+        raise SystemExit(f"gen_packs: hipify-perl output of {src} has {len(out_lines)} lines for {len(lines)}")
+    result = HipifyResult()
+    for k, line in enumerate(out_lines, 1):
+        result.out[k] = line
+    for wl in res.stderr.splitlines():
+        m = WARN.match(wl)
+        if m:
+            result.warnings[int(m.group("line"))].append((m.group("what"), m.group("name"), m.group("rest").strip()))
+            continue
+        m = WARN_LEFT.match(wl)
+        if m:
+            result.left.add(int(m.group("line")))
+    return result
+
+
+def hipify_version(hipify: str, candidates: dict[str, tuple[str, Path]]) -> tuple[str, str]:
+    """(full version, major.minor) of the hipify-perl in use: the Debian package version when the
+    file is byte-identical to a suite's hipify-perl, else what `-version` prints."""
+    data = Path(hipify).read_bytes()
+    for suite, (ver, path) in sorted(candidates.items()):
+        if path.is_file() and path.read_bytes() == data:
+            full = re.match(r"(\d+(?:\.\d+)*)", ver.split(":", 1)[-1]).group(1)
+            return full, debian_version(ver)
+    res = subprocess.run(["perl", hipify, "-version"], text=True, capture_output=True)
+    m = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", res.stderr + res.stdout)
+    if not m:
+        raise SystemExit("gen_packs: cannot tell hipify-perl's version")
+    return m.group(0), f"{m.group(1)}.{m.group(2)}"
+
+
+# --------------------------------------------------------------------------------------------
+# CUDA side
+# --------------------------------------------------------------------------------------------
+
+# CUDA names that can only be CUDA API (used to list unconverted names as unsupported)
+CUDA_API = re.compile(
+    r"^(cuda[A-Z_]|cu[A-Z]|CU_|CUDA_|CUDART_|cublas|CUBLAS|curand|CURAND_|cufft|CUFFT_|cusparse|CUSPARSE_|"
+    r"cusolver|CUSOLVER|nccl|NCCL_|nvrtc|NVRTC_|__nv_|nv_bfloat|__half|__shfl|__ballot|__activemask|__syncwarp|"
+    r"__match_|__reduce_\w+_sync|make_cu|cuC)"
+)
+NOISE = re.compile(r"(_ptds|_ptsz|_params|_st|_H|_H_|_INCLUDED|_st_v\d+)$|^__cuda|^__CUDA|_internal|internal_")
+
+
+@dataclass
+class CudaName:
+    name: str
+    kind: str
+    family: str
+    header: str
+    internal: bool
+
+
+def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaName], dict[str, str], dict]:
+    """name -> CudaName, header -> family, and some statistics."""
+    scanner = Scanner()
+    headers: dict[str, str] = {}
+    roots: list[tuple[str, Path]] = [("cuda", cuda_inc)] + [("wheel", p) for p in wheel_incs]
+    stats = Counter()
+    for origin, root in roots:
+        for path in sorted(root.rglob("*")):
+            if not path.is_file():
+                continue
+            rel = path.relative_to(root).as_posix()
+            org = origin
+            if origin == "cuda" and rel.startswith("cccl/"):
+                rel = rel[len("cccl/"):]
+                org = "cccl"
+                if not rel.startswith(("cub/", "thrust/")):
+                    continue
+            fam = header_family(rel, org)
+            if fam is None:
+                continue
+            headers[rel] = fam
+            if path.suffix not in (".h", ".hpp", ".cuh", ".inl", ".hxx") and "." in path.name:
+                continue
+            text = read_text(path)
+            stats["headers"] += 1
+            if org == "cccl":
+                scanner.scan(text, rel, fam, macros_only=True)
+                continue
+            if rel.startswith("generated_") and rel != "generated_cudart_removed_meta.h":
+                continue
+            if rel == "generated_cudart_removed_meta.h":
+                # functions removed from the runtime API: their parameter structs keep the names
+                for name in sorted(set(re.findall(r"\bstruct\s+(cuda\w+?)(?:_ptsz|_ptds)?_v\d+_params_st\b", text))):
+                    scanner.add(name, "function", rel, fam, False)
+                continue
+            scanner.scan(text, rel, fam)
+    for rel, fam in LEGACY_HEADERS.items():
+        headers.setdefault(rel, fam)
+    best: dict[str, CudaName] = {}
+    for d in scanner.decls:
+        cur = best.get(d.name)
+        key = (d.internal, KIND_RANK[d.kind], FAMILY_ORDER.index(d.family), d.header)
+        if cur is None or key < (cur.internal, KIND_RANK[cur.kind], FAMILY_ORDER.index(cur.family), cur.header):
+            best[d.name] = CudaName(d.name, d.kind, d.family, d.header, d.internal)
+    stats["declarations"] = len(scanner.decls)
+    return best, headers, stats
+
+
+# --------------------------------------------------------------------------------------------
+# Packs
+# --------------------------------------------------------------------------------------------
+
+BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg"]
+
+
+def toml_str(s: str) -> str:
+    out = s.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{out}"'
+
+
+def toml_key(k: str) -> str:
+    return k if BARE.match(k) else toml_str(k)
+
+
+def toml_row(row: dict) -> str:
+    parts = []
+    for key in ROW_ORDER + sorted(set(row) - set(ROW_ORDER)):
+        if key in row:
+            v = row[key]
+            parts.append(f"{key} = {v}" if isinstance(v, int) else f"{key} = {toml_str(v)}")
+    return "{ " + ", ".join(parts) + " }"
+
+
+def write_pack(path: Path, family: str, generated: str, names: dict, unsupported: dict, headers: dict) -> None:
+    code, title = FAMILIES[family]
+    lines = [
+        f"# Generated by scripts/gen_packs.py -- do not edit; put corrections in overrides.toml.",
+        "",
+        "[pack]",
+        f"family = {toml_str(family)}",
+        f"title = {toml_str(title)}",
+        f"code = {toml_str(code)}",
+        f"generated = {toml_str(generated)}",
+        "",
+        "[names]",
+    ]
+    lines += [f"{toml_key(k)} = {toml_row(names[k])}" for k in sorted(names)]
+    lines += ["", "[unsupported]"]
+    lines += [f"{toml_key(k)} = {toml_row(unsupported[k])}" for k in sorted(unsupported)]
+    lines += ["", "[headers]"]
+    lines += [f"{toml_key(k)} = {toml_row(headers[k])}" for k in sorted(headers)]
+    text = "\n".join(lines) + "\n"
+    tomllib.loads(text)  # must parse
+    path.write_text(text, encoding="utf-8")
+
+
+def version_key(v: str) -> tuple[int, int]:
+    a, _, b = v.partition(".")
+    return int(a), int(b or 0)
+
+
+def load_overrides(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    for fam, tables in data.items():
+        if fam not in FAMILIES:
+            raise SystemExit(f"gen_packs: {path}: unknown family [{fam}]")
+        unknown = set(tables) - {"names", "unsupported", "headers", "drop"}
+        if unknown:
+            raise SystemExit(f"gen_packs: {path}: [{fam}] has unknown table(s) {sorted(unknown)}")
+    return data
+
+
+IDENT_RE = re.compile(r"^[A-Za-z_]\w*$")
+VERSION_RE = re.compile(r"^\d+\.\d+$")
+KINDS = {"function", "type", "enum", "macro", "namespace"}
+
+
+def validate(packs: dict[str, dict]) -> None:
+    """The checks docs/packs.md asks for (and a name belongs to exactly one family)."""
+    seen: dict[str, str] = {}
+    for fam, p in packs.items():
+        for table in ("names", "unsupported", "headers"):
+            for k, row in p[table].items():
+                where = f"{fam}.{table}.{k}"
+                if table != "headers":
+                    if not IDENT_RE.match(k):
+                        raise SystemExit(f"gen_packs: {where}: not a C identifier")
+                    if row.get("kind") not in KINDS:
+                        raise SystemExit(f"gen_packs: {where}: bad kind {row.get('kind')}")
+                    other = seen.get(k)
+                    if other:
+                        raise SystemExit(f"gen_packs: {k} is in {other} and in {where}")
+                    seen[k] = where
+                if table == "names":
+                    if set(row) - set(ROW_ORDER) or not {"hip", "kind", "since"} <= set(row):
+                        raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
+                    if not IDENT_RE.match(row["hip"]) or not VERSION_RE.match(row["since"]):
+                        raise SystemExit(f"gen_packs: {where}: bad hip name or since")
+                    if "older_drop_arg" in row and "older" not in row:
+                        raise SystemExit(f"gen_packs: {where}: older_drop_arg needs older")
+                    if "older" in row and not IDENT_RE.match(row["older"]):
+                        raise SystemExit(f"gen_packs: {where}: bad older")
+                    if row["hip"] == k and "older" not in row:
+                        raise SystemExit(f"gen_packs: {where}: identity row")
+                if table == "unsupported" and set(row) != {"kind"}:
+                    raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
+                if table == "headers" and set(row) != {"hip"}:
+                    raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
+    hseen: dict[str, str] = {}
+    for fam, p in packs.items():
+        for k in p["headers"]:
+            if k in hseen:
+                raise SystemExit(f"gen_packs: header {k} is in {hseen[k]} and {fam}")
+            hseen[k] = fam
+
+
+# --------------------------------------------------------------------------------------------
+# main
+# --------------------------------------------------------------------------------------------
+
+def default_hipify() -> str:
+    prefix = os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain")
+    for cand in (Path(prefix) / "bin" / "hipify-perl", shutil.which("hipify-perl")):
+        if cand and Path(cand).is_file():
+            return str(cand)
+    return str(Path(prefix) / "bin" / "hipify-perl")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hipify-perl", default=default_hipify(), help="hipify-perl to run (default: the toolchain's)")
+    ap.add_argument("--out", default=str(ROOT / "rules" / "mappings"), help="folder of the packs (default rules/mappings)")
+    ap.add_argument("--cache", default="/tmp/hipmigrate-gen-cache", help="download cache (default /tmp/hipmigrate-gen-cache)")
+    ap.add_argument("--cuda-include", default="/usr/local/cuda/include", help="CUDA toolkit headers")
+    ap.add_argument("--installed-hip", default="/usr/include/hip", help="HIP headers checked at the end")
+    ap.add_argument("--suites", default=",".join(DEFAULT_SUITES), help="Debian suites whose HIP headers give `since`")
+    ap.add_argument("--refresh", action="store_true", help="download the Debian packages again")
+    ap.add_argument("--unpinned", action="store_true", help="take the newest NVIDIA wheels instead of the pinned ones")
+    ap.add_argument("--keep-work", action="store_true", help="keep hipify-perl's scratch files (printed)")
+    args = ap.parse_args(argv)
+
+    hipify = args.hipify_perl
+    if not Path(hipify).is_file():
+        raise SystemExit(f"gen_packs: no hipify-perl at {hipify} (run scripts/install-toolchain or pass --hipify-perl)")
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cuda_inc = Path(args.cuda_include)
+    cuda_h = cuda_inc / "cuda.h"
+    if not cuda_h.is_file():
+        raise SystemExit(f"gen_packs: no CUDA headers in {cuda_inc}")
+    cv = int(re.search(r"#define\s+CUDA_VERSION\s+(\d+)", read_text(cuda_h)).group(1))
+    cuda_version = f"{cv // 1000}.{cv % 1000 // 10}"
+
+    # 1. inputs
+    wheels = fetch_wheels(cache, args.unpinned)
+    suites = [s for s in args.suites.split(",") if s]
+    sets, suite_hipify = fetch_hip_headers(cache, suites, args.refresh)
+    hipify_full, hipify_release = hipify_version(hipify, suite_hipify)
+    log(f"hipify-perl {hipify_full} ({hipify}); CUDA {cuda_version}; "
+        f"HIP header sets: {', '.join(sorted({f'{s.package} {s.release}' for s in sets}))}")
+
+    # 2. CUDA declarations and headers
+    decls, cuda_headers, sstats = scan_cuda(cuda_inc, [p for _, p in wheels.values()])
+    log(f"scanned {sstats['headers']} CUDA headers: {len(decls)} declared names, {len(cuda_headers)} header files")
+
+    # 3. hipify-perl
+    cand_names = sorted(n for n, d in decls.items() if d.kind != "namespace")
+    cand_ns = sorted(n for n, d in decls.items() if d.kind == "namespace" and not d.internal)
+    lines = [f"{n}()" for n in cand_names] + [f"{n}::x()" for n in cand_ns]
+    hdrs = sorted(cuda_headers)
+    work = Path(tempfile.mkdtemp(prefix="gen-packs-", dir=str(cache)))
+    log(f"running hipify-perl over {len(lines)} names and {len(hdrs)} headers")
+    res = run_hipify(hipify, lines, work, "names")
+    res_h = run_hipify(hipify, [f"#include <{h}>" for h in hdrs], work, "headers_angle")
+    res_q = run_hipify(hipify, [f'#include "{h}"' for h in hdrs], work, "headers_quote")
+
+    converted: dict[str, str] = {}
+    odd: list[str] = []
+    unsupported_warned: dict[str, str] = {}
+    experimental: dict[str, str] = {}
+    left_unconverted: set[str] = set()
+    for k, src in enumerate(lines, 1):
+        name = src[:-2] if src.endswith("()") and "::" not in src else src[: -len("::x()")]
+        outl = res.out[k]
+        m = re.fullmatch(r"(.*)::x\(\)", outl) if src.endswith("::x()") else re.fullmatch(r"(.*)\(\)", outl)
+        new = m.group(1) if m else None
+        for what, wname, rest in res.warnings.get(k, []):
+            if wname != name:
+                continue  # hipify-perl matches its lists as substrings
+            if what in ("unsupported identifier", "unsupported device function"):
+                unsupported_warned[name] = what
+            elif what == "experimental identifier":
+                experimental[name] = rest
+        if k in res.left:
+            left_unconverted.add(name)
+        if new is None or not IDENT_RE.match(new):
+            odd.append(f"{src} -> {outl}")
+            continue
+        if new != name:
+            converted[name] = new
+
+    # names that hipify-perl converts only with -experimental
+    exp_names = sorted(n for n in experimental if n not in converted)
+    if exp_names:
+        res_x = run_hipify(hipify, [f"{n}()" for n in exp_names], work, "experimental", ["-experimental"])
+        for k, n in enumerate(exp_names, 1):
+            m = re.fullmatch(r"(.*)\(\)", res_x.out[k])
+            if m and IDENT_RE.match(m.group(1)) and m.group(1) != n:
+                converted[n] = m.group(1)
+                experimental[n] = "converted with -experimental"
+
+    header_map: dict[str, str] = {}
+    header_odd: list[str] = []
+    for k, h in enumerate(hdrs, 1):
+        a = re.fullmatch(r"#include <(.*)>", res_h.out[k])
+        q = re.fullmatch(r'#include "(.*)"', res_q.out[k])
+        ha = a.group(1) if a else None
+        hq = q.group(1) if q else None
+        if ha != hq:
+            header_odd.append(f"{h}: <{ha}> vs \"{hq}\"")
+        if ha is not None and ha != h:
+            header_map[h] = ha
+
+    # 4. HIP declarations by release
+    log("indexing HIP header sets")
+    by_set: list[tuple[HeaderSet, set[str], set[str]]] = []
+    for s in sets:
+        by_set.append((s, hip_identifiers(s.root), hip_header_files(s.root)))
+    all_hip_ids: set[str] = set().union(*(ids for _, ids, _ in by_set)) if by_set else set()
+    all_hip_files: set[str] = set().union(*(f for _, _, f in by_set)) if by_set else set()
+    installed_ids = hip_identifiers(Path(args.installed_hip))
+    local_extra = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain")) / "include"
+    all_hip_files |= hip_header_files(Path("/usr/include")) if False else set()
+
+    def since_of(hip_name: str) -> str | None:
+        found = [s.release for s, ids, _ in by_set if hip_name in ids]
+        return min(found, key=version_key) if found else None
+
+    # 5. packs
+    packs = {fam: {"names": {}, "unsupported": {}, "headers": {}} for fam in FAMILIES}
+    undeclared_since: list[str] = []
+    for name, hip in sorted(converted.items()):
+        d = decls[name]
+        since = since_of(hip)
+        if since is None:
+            since = hipify_release
+            undeclared_since.append(f"{name} -> {hip}")
+        packs[d.family]["names"][name] = {"hip": hip, "kind": d.kind, "since": since}
+    unsupported_left: list[str] = []
+    for name, d in sorted(decls.items()):
+        if name in converted:
+            continue
+        if name in unsupported_warned:
+            packs[d.family]["unsupported"][name] = {"kind": d.kind}
+            continue
+        if d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name):
+            continue
+        if name in all_hip_ids:
+            continue  # HIP keeps the name (e.g. NCCL names in RCCL, __half)
+        packs[d.family]["unsupported"][name] = {"kind": d.kind}
+        unsupported_left.append(name)
+    headers_dropped: list[str] = []
+    for h, hip in sorted(header_map.items()):
+        fam = cuda_headers[h]
+        if hip and hip not in all_hip_files:
+            headers_dropped.append(f"{h} -> {hip}")
+        packs[fam]["headers"][h] = {"hip": hip}
+
+    # 6. overrides
+    ov_path = out_dir / "overrides.toml"
+    overrides = load_overrides(ov_path)
+    applied = 0
+    for fam, tables in overrides.items():
+        for table in ("names", "unsupported", "headers"):
+            for key, row in tables.get(table, {}).items():
+                for p in packs.values():
+                    if table == "headers":
+                        p["headers"].pop(key, None)
+                    else:
+                        p["names"].pop(key, None)
+                        p["unsupported"].pop(key, None)
+                packs[fam][table][key] = dict(row)
+                applied += 1
+        for key in tables.get("drop", {}).get("names", []):
+            for p in packs.values():
+                p["names"].pop(key, None)
+                p["unsupported"].pop(key, None)
+                p["headers"].pop(key, None)
+            applied += 1
+    validate(packs)
+
+    # 7. write
+    releases = sorted({s.version.split("-")[0].split("+")[0] for s in sets if s.package == "libamdhip64-dev"},
+                      key=lambda v: [int(x) for x in re.findall(r"\d+", v)])
+    libs = ", ".join(f"{d.replace('nvidia-', '').replace('-cu13', '')} {v}" for d, (v, _) in sorted(wheels.items()))
+    generated = (f"scripts/gen_packs.py from CUDA {cuda_version} headers ({libs}), hipify-perl {hipify_full}, "
+                 f"HIP headers {'/'.join(releases)} (Debian {'/'.join(suites)})")
+    for fam, p in packs.items():
+        write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"])
+
+    # 8. summary
+    print(f"packs written to {out_dir} ({generated})")
+    print(f"{'family':<20}{'code':<8}{'names':>7}{'unsupp.':>9}{'headers':>9}")
+    tot = Counter()
+    for fam, p in packs.items():
+        print(f"{fam:<20}{FAMILIES[fam][0]:<8}{len(p['names']):>7}{len(p['unsupported']):>9}{len(p['headers']):>9}")
+        tot.update({"names": len(p["names"]), "unsupported": len(p["unsupported"]), "headers": len(p["headers"])})
+    print(f"{'total':<28}{tot['names']:>7}{tot['unsupported']:>9}{tot['headers']:>9}")
+    print(f"overrides applied: {applied}; unsupported by hipify-perl's warnings: "
+          f"{sum(1 for n in unsupported_warned if n not in converted)}; unconverted CUDA API names: {len(unsupported_left)}")
+    print(f"converted only with -experimental: {sum(1 for n in exp_names if n in converted)}; "
+          f"names whose HIP name no inspected header declares (since {hipify_release}): {len(undeclared_since)}")
+    if odd:
+        print(f"lines hipify-perl turned into something else than a name ({len(odd)}): " + "; ".join(odd[:20]))
+    if header_odd:
+        print(f"headers converted differently in <> and \"\" ({len(header_odd)}): " + "; ".join(header_odd[:10]))
+    if headers_dropped:
+        print(f"header rows whose HIP header no inspected package ships ({len(headers_dropped)}): " + "; ".join(headers_dropped))
+    rt = packs["runtime"]["names"]
+    declared = [n for n, r in rt.items() if r["hip"] in installed_ids]
+    missing = [n for n, r in rt.items() if r["hip"] not in installed_ids]
+    bad = [n for n in missing if version_key(rt[n]["since"]) <= (5, 2)]
+    print(f"runtime pack: {len(declared)} HIP names declared in {args.installed_hip}, {len(missing)} not"
+          f" (all of those with since > 5.2: {'yes' if not bad else 'NO: ' + ', '.join(bad[:20])})")
+    if args.keep_work:
+        print(f"scratch files: {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Small helpers shared by the tests: build trees, run the CLI in-process."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from migrate.cli import main
+
+
+def write_tree(root: Path, files: dict[str, bytes | str]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return root
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def cli(*args: str):
+    """Run hipmigrate in-process; returns click's Result (exit_code, stdout, stderr)."""
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def cli_json(*args: str) -> tuple[int, dict]:
+    result = cli(*args, "--output-format", "json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def git(root: Path, *args: str) -> str:
+    out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True,
+                         env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                              "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+                              "HOME": str(root), "PATH": "/usr/bin:/bin"})
+    return out.stdout
+
+
+def git_repo(root: Path, files: dict[str, bytes | str]) -> Path:
+    write_tree(root, files)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    return root

@@ -1,0 +1,109 @@
+"""Bad input: each case gives a clear message naming the file, the right exit status, and loses nothing."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.helpers import cli, cli_json, read_tree, write_tree
+
+CALL = "void f(float** p) { cudaMalloc(p, 4); }\n"
+
+
+def test_binary_file_named_cu_is_copied_unchanged(tmp_path):
+    blob = b"\x7fELF\x02\x01\x01\x00\x00cudaMalloc\x00\xff\xfe"
+    src = write_tree(tmp_path / "src", {"blob.cu": blob, "ok.cu": CALL})
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert "blob.cu:1:1: INP002 binary content (NUL bytes) in a C++/CUDA source: copied unchanged" in result.stdout
+    out = read_tree(tmp_path / "out")
+    assert out["blob.cu"] == blob
+    assert out["ok.cu"] == b"#include <hip/hip_runtime.h>\nvoid f(float** p) { hipMalloc(p, 4); }\n"
+
+
+def test_latin1_file_is_migrated_byte_for_byte(tmp_path):
+    data = "// Müller's kernel\n".encode("latin-1") + CALL.encode()
+    src = write_tree(tmp_path / "src", {"l.cu": data})
+    code, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in doc["findings"] if f["code"].startswith("INP")] == [("INP003", 1)]
+    assert "not UTF-8 (byte 0xfc at line 1)" in doc["findings"][0]["message"]
+    expected = "// Müller's kernel\n#include <hip/hip_runtime.h>\n".encode("latin-1") + CALL.replace(
+        "cudaMalloc", "hipMalloc").encode()
+    assert (tmp_path / "out" / "l.cu").read_bytes() == expected
+
+
+def test_crlf_and_bom_are_kept(tmp_path):
+    data = b"\xef\xbb\xbf// header\r\n#include <stdio.h>\r\n" + CALL.replace("\n", "\r\n").encode()
+    src = write_tree(tmp_path / "src", {"w.cu": data})
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2").exit_code == 0
+    assert (tmp_path / "out" / "w.cu").read_bytes() == (
+        b"\xef\xbb\xbf// header\r\n#include <hip/hip_runtime.h>\r\n#include <stdio.h>\r\n"
+        b"void f(float** p) { hipMalloc(p, 4); }\r\n")
+
+
+def test_unparsable_code_is_migrated_where_possible_with_location(tmp_path):
+    src = write_tree(tmp_path / "src", {"bad.cu": "#include <cuda_runtime.h>\nvoid f( {\n  cudaFree(p);\n"})
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert "bad.cu:2:" in result.stdout and "INP001 tree-sitter could not parse this file cleanly" in result.stdout
+    assert (tmp_path / "out" / "bad.cu").read_text() == "#include <hip/hip_runtime.h>\nvoid f( {\n  hipFree(p);\n"
+
+
+def test_huge_generated_file_is_migrated(tmp_path):
+    unit = "void f{i}(float** p) {{ cudaMalloc(p, {i}); cudaFree(*p); }}\n"
+    text = "#include <cuda_runtime.h>\n" + "".join(unit.format(i=i) for i in range(400_000))
+    assert len(text) > 20_000_000
+    src = write_tree(tmp_path / "src", {"huge.cu": text})
+    started = time.perf_counter()
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2").exit_code == 0
+    elapsed = time.perf_counter() - started
+    out = (tmp_path / "out" / "huge.cu").read_text()
+    assert out == text.replace("cudaMalloc", "hipMalloc").replace("cudaFree", "hipFree").replace(
+        "cuda_runtime.h", "hip/hip_runtime.h")
+    assert elapsed < 120  # a generous bound: the point is that it completes
+
+
+def test_file_over_the_size_limit_is_copied_with_a_message(tmp_path):
+    src = write_tree(tmp_path / "src", {"big.cu": CALL * 10})
+    result = cli("run", src, "--out", tmp_path / "out", "--max-file-size", "100")
+    assert result.exit_code == 1
+    assert "big.cu:1:1: INP005" in result.stdout and "raise --max-file-size" in result.stdout
+    assert (tmp_path / "out" / "big.cu").read_text() == CALL * 10
+
+
+def test_symlink_loop_is_kept_as_a_link_and_reported(tmp_path):
+    src = write_tree(tmp_path / "src", {"ok.cu": CALL})
+    os.symlink("b.cu", src / "a.cu")
+    os.symlink("a.cu", src / "b.cu")
+    os.symlink(".", src / "self")  # a folder loop
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert "a.cu:1:1: INP006 symbolic link to 'b.cu' that does not resolve" in result.stdout
+    assert os.readlink(tmp_path / "out" / "a.cu") == "b.cu"
+    assert os.readlink(tmp_path / "out" / "self") == "."
+
+
+def test_unreadable_file_is_reported_and_the_rest_migrated(tmp_path):
+    src = write_tree(tmp_path / "src", {"ok.cu": CALL, "secret.cu": CALL})
+    (src / "secret.cu").chmod(0)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "migrate", "run", str(src), "--out", str(out), "--hip-version", "6.2"]
+    if os.geteuid() == 0:  # root reads everything: give up the capabilities that bypass file permissions
+        assert shutil.which("setpriv"), "setpriv (util-linux) is needed to test unreadable files as root"
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 1, proc.stderr
+    assert "secret.cu:1:1: INP004 cannot read: Permission denied; fix its permissions" in proc.stdout
+    assert (out / "ok.cu").read_text() == "#include <hip/hip_runtime.h>\n" + CALL.replace("cudaMalloc", "hipMalloc")
+    assert not (out / "secret.cu").exists()
+
+
+def test_special_file_named_cu_is_reported(tmp_path):
+    src = write_tree(tmp_path / "src", {"ok.cu": CALL})
+    os.mkfifo(src / "pipe.cu")
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert "pipe.cu:1:1: INP004 not a regular file" in result.stdout

@@ -1,0 +1,147 @@
+"""The hipmigrate command: outputs, exit statuses, usage errors, in-place on real git repositories."""
+from pathlib import Path
+
+from tests.helpers import cli, cli_json, git, git_repo, read_tree, write_tree
+
+KERNEL = """#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void scale(float* a, float s) { a[threadIdx.x] *= s; }
+
+int main() {
+    float* d;
+    cudaMalloc(&d, 64 * sizeof(float));
+    scale<<<1, 64>>>(d, 2.0f);
+    printf("cudaMalloc ok\\n");  // cudaFree below
+    cudaFree(d);
+    return 0;
+}
+"""
+MIGRATED = """#include <hip/hip_runtime.h>
+#include <stdio.h>
+
+__global__ void scale(float* a, float s) { a[threadIdx.x] *= s; }
+
+int main() {
+    float* d;
+    hipMalloc(&d, 64 * sizeof(float));
+    scale<<<1, 64>>>(d, 2.0f);
+    printf("cudaMalloc ok\\n");  // cudaFree below
+    hipFree(d);
+    return 0;
+}
+"""
+OTHER = b"# notes about cudaMalloc\n\x00\x01binary-ish but not source\n"
+
+
+def project(tmp_path: Path) -> Path:
+    return write_tree(tmp_path / "src", {"k.cu": KERNEL, "README.md": OTHER, "sub/util.h": "int twice(int x);\n",
+                                         ".gitignore": "build/\n", "build/k.o": b"\x7fELF"})
+
+
+def test_run_migrates_tree_and_copies_the_rest(tmp_path):
+    src = project(tmp_path)
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 0, result.output
+    out = read_tree(tmp_path / "out")
+    assert out == {"k.cu": MIGRATED.encode(), "README.md": OTHER, "sub/util.h": b"int twice(int x);\n",
+                   ".gitignore": b"build/\n"}
+    assert "4 files, 1 migrated, 0 skipped; engine builtin" in result.output
+    assert "runtime" in result.output and "2" in result.output
+
+
+def test_run_json_lists_conversions_with_places(tmp_path):
+    src = project(tmp_path)
+    code, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert code == 0
+    assert doc["summary"]["conversions"] == {"runtime": 2}
+    assert doc["summary"]["files_changed"] == 1
+    found = [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in doc["findings"]]
+    assert found == [
+        ("k.cu", 1, 11, "CPP001", "<cuda_runtime.h> is <hip/hip_runtime.h> in HIP"),
+        ("k.cu", 8, 5, "MAP001", "cudaMalloc is hipMalloc in HIP"),
+        ("k.cu", 11, 5, "MAP001", "cudaFree is hipFree in HIP"),
+    ]
+    assert doc["findings"][1]["fix"]["edits"] == [{"start": KERNEL.index("cudaMalloc(&d"),
+                                                   "end": KERNEL.index("cudaMalloc(&d") + 10, "text": "hipMalloc"}]
+
+
+def test_exclude_leaves_files_out(tmp_path):
+    src = project(tmp_path)
+    assert cli("run", src, "--out", tmp_path / "out", "--exclude", "sub/").exit_code == 0
+    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", "README.md", "k.cu"]
+
+
+def test_single_file_to_stdout_and_to_file(tmp_path):
+    src = write_tree(tmp_path, {"k.cu": KERNEL}) / "k.cu"
+    result = cli("run", src, "--out", "-", "--hip-version", "6.2")
+    assert result.exit_code == 0
+    assert result.stdout == MIGRATED
+    assert cli("run", src, "--out", tmp_path / "k.hip.cu", "--hip-version", "6.2").exit_code == 0
+    assert (tmp_path / "k.hip.cu").read_text() == MIGRATED
+
+
+def test_idempotent_on_its_own_output(tmp_path):
+    src = project(tmp_path)
+    assert cli("run", src, "--out", tmp_path / "once").exit_code == 0
+    code, doc = cli_json("run", tmp_path / "once", "--out", tmp_path / "twice")
+    assert code == 0
+    assert doc["summary"]["files_changed"] == 0
+    assert read_tree(tmp_path / "once") == read_tree(tmp_path / "twice")
+
+
+def test_diff_prints_unified_diff_and_writes_nothing(tmp_path):
+    src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
+    before = read_tree(tmp_path)
+    result = cli("diff", src, "--hip-version", "6.2")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:5] == [
+        "--- a/k.cu", "+++ b/k.cu", "@@ -1,13 +1,13 @@", "-#include <cuda_runtime.h>", "+#include <hip/hip_runtime.h>"]
+    assert "-    cudaFree(d);" in result.stdout and "+    hipFree(d);" in result.stdout
+    assert read_tree(tmp_path) == before
+
+
+def test_scan_counts_by_family_and_reports_unsupported(tmp_path):
+    src = write_tree(tmp_path / "src", {"g.cu": "#include <cuda_runtime.h>\nvoid f(cudaGraph_t g) {\n"
+                                                "  cudaGraphInstantiateWithParams(0, g, 0);\n  cudaDeviceSynchronize();\n}\n"})
+    result = cli("scan", src, "--hip-version", "6.2")
+    assert result.exit_code == 0
+    assert "g.cu:3:3: cudaGraphInstantiateWithParams has no HIP counterpart" in result.stdout
+    assert not (tmp_path / "out").exists()
+
+
+def test_usage_errors_exit_2(tmp_path):
+    src = project(tmp_path)
+    missing = cli("run", tmp_path / "nope", "--out", tmp_path / "o")
+    assert missing.exit_code == 2 and "no such file or folder" in missing.stderr
+    inside = cli("run", src, "--out", src / "out")
+    assert inside.exit_code == 2 and "inside the source tree" in inside.stderr
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("keep me")
+    full = cli("run", src, "--out", tmp_path / "full")
+    assert full.exit_code == 2 and "not an empty folder" in full.stderr
+    assert (tmp_path / "full" / "x").read_text() == "keep me"
+    both = cli("run", src, "--out", tmp_path / "o2", "--in-place")
+    assert both.exit_code == 2 and "exactly one of --out DST and --in-place" in both.stderr
+    bad_version = cli("run", src, "--out", tmp_path / "o3", "--hip-version", "six")
+    assert bad_version.exit_code == 2 and "give major.minor" in bad_version.stderr
+
+
+def test_in_place_refuses_dirty_tree_and_migrates_clean_one(tmp_path):
+    repo = git_repo(tmp_path / "repo", {"k.cu": KERNEL, "notes.txt": "x\n"})
+    (repo / "notes.txt").write_text("changed\n")
+    dirty = cli("run", repo, "--in-place", "--hip-version", "6.2")
+    assert dirty.exit_code == 2 and "uncommitted changes (for example notes.txt)" in dirty.stderr
+    assert (repo / "k.cu").read_text() == KERNEL
+    git(repo, "checkout", "--", "notes.txt")
+    clean = cli("run", repo, "--in-place", "--hip-version", "6.2")
+    assert clean.exit_code == 0, clean.output
+    assert (repo / "k.cu").read_text() == MIGRATED
+    assert git(repo, "status", "--porcelain") == " M k.cu\n"
+
+
+def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
+    repo = git_repo(tmp_path / "repo", {"k.cu": KERNEL, ".gitignore": "*.log\n"})
+    (repo / "run.log").write_text("cudaMalloc log\n")
+    assert cli("run", repo, "--out", tmp_path / "out").exit_code == 0
+    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", "k.cu"]

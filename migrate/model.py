@@ -36,7 +36,7 @@ class RuleKind(enum.Enum):
     ENGINE = "engine"  # messages from an external engine such as hipify-perl
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A place in a file: byte offsets [start, end) and the 1-based line and column of start."""
 
@@ -47,7 +47,7 @@ class Span:
     column: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edit:
     """Replace bytes [start, end) of one file by `text` (start == end inserts)."""
 
@@ -56,14 +56,14 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability = Applicability.SAFE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     code: str
     kind: RuleKind

@@ -34,6 +34,10 @@ class Mapping:
     older: str = ""
     older_drop_arg: int = -1
 
+    @property
+    def since_key(self) -> tuple[int, int]:
+        return _version_key(self.since)
+
 
 @dataclass(frozen=True)
 class Header:
@@ -61,6 +65,11 @@ class Packs:
 
     def known(self, name: str) -> bool:
         return name in self.names or name in self.unsupported or name in self.by_hip
+
+
+@lru_cache(maxsize=None)
+def _version_key(text: str) -> tuple[int, int]:
+    return version_tuple(text)
 
 
 def version_tuple(text: str) -> tuple[int, int]:

@@ -29,3 +29,13 @@ def hipcc() -> str:
 @pytest.fixture(scope="session")
 def hipify() -> str:
     return need_tool("hipify-perl")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite samples/*/expected from the current engine instead of comparing")
+
+
+@pytest.fixture(scope="session")
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")

@@ -114,12 +114,16 @@ class CppContext:
             out.append(Token(name, start, end, context, node, base))
         return out
 
-    def code_tokens(self) -> list[Token]:
-        """Tokens in code or in macro bodies (and in comments when asked to translate them)."""
+    @cached_property
+    def _code_tokens(self) -> list[Token]:
         allowed = {Context.CODE, Context.MACRO}
         if self.options.translate_comments:
             allowed.add(Context.COMMENT)
         return [t for t in self.tokens if t.context in allowed]
+
+    def code_tokens(self) -> list[Token]:
+        """Tokens in code or in macro bodies (and in comments when asked to translate them)."""
+        return self._code_tokens
 
     @cached_property
     def defined_macros(self) -> frozenset[str]:
@@ -128,7 +132,7 @@ class CppContext:
 
     # --- versions --------------------------------------------------------------------------------
     def too_new(self, mapping: Mapping) -> bool:
-        return version_tuple(mapping.since) > self.target_tuple
+        return mapping.since_key > self.target_tuple
 
     def hip_name(self, mapping: Mapping) -> str:
         """The name to write for `mapping` under the target HIP version."""

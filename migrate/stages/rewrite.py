@@ -5,13 +5,17 @@ Nothing is written here: the result holds the old and new bytes of each file.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Callable
 
 from migrate.cpp import hipify_perl
 from migrate.cpp.engine import input_finding, translate
-from migrate.model import EngineInfo, FileResult, FileStatus, Finding, MigrationResult, Severity
+from migrate.cpp import token_diff
+from migrate.cpp.context import CppContext
+from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
+                           RuleKind, Severity)
 from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
@@ -109,6 +113,8 @@ def _other(f: SourceFile) -> FileResult:
 
 def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
                       progress: Progress | None) -> dict[str, FileResult]:
+    """hipify-perl translates; its renames become MAP findings (found by aligning identifiers of its input
+    and output), its warnings ENG001 findings; then the same C++ rules run on its output."""
     tool = hipify_perl.find()
     if tool is None:
         raise hipify_perl.EngineError("hipify-perl not found: install it with scripts/install-toolchain, or set "
@@ -122,13 +128,26 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
         else:
             readable[f.rel] = data
     out = hipify_perl.run(tool, readable) if readable else None
+    packs = default_packs()
+    expected = {m.cuda: m.hip for m in packs.names.values()}
     for f in cpp:
         if f.rel in results:
             continue
-        r = migrate_file(f, options, target, engine_output=out.data[f.rel])
-        r = FileResult(r.path, r.status if r.new != r.old else FileStatus.UNCHANGED,
-                       tuple(out.findings[f.rel]) + r.findings, r.old, r.new, r.lines)
-        results[f.rel] = r
+        r = migrate_file(f, options, target, packs, engine_output=out.data[f.rel])
+        ctx = CppContext(f.rel, readable[f.rel], options, packs, target)
+        pairs = token_diff.renamed(readable[f.rel], out.data[f.rel], expected) or []
+        conversions = [_conversion(ctx, packs, *t) for t in pairs]
+        engine_says = out.findings[f.rel]
+        ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
+        results[f.rel] = replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours))
         if progress:
             progress(1)
     return results
+
+
+def _conversion(ctx: CppContext, packs: Packs, start: int, end: int, old: str, new: str) -> Finding:
+    mapping = packs.names.get(old)
+    code, family = (mapping.code, mapping.family) if mapping else ("MAP016", "other")
+    fix = Fix(f"Rename to {new}", (Edit(start, end, new),), Applicability.SAFE)
+    return Finding(code, RuleKind.MAPPING, Severity.INFO, f"{old} is {new} in HIP (hipify-perl)", ctx.span(start, end),
+                   fix, family, old)

@@ -1,0 +1,53 @@
+"""Samples are golden trees: samples/<name>/src migrates to exactly samples/<name>/expected (for HIP 5.2,
+the HIP of Debian 12's hipcc), and every migrated translation unit compiles for gfx90a with hipcc."""
+import difflib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from migrate import api
+from migrate.options import Options
+from tests.compile import hipcc_compile
+from tests.helpers import read_tree
+
+SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src"))
+OPTIONS = Options(hip_version="5.2")
+
+
+def migrated(sample: Path) -> dict[str, bytes]:
+    _, result = api.analyse(sample / "src", OPTIONS)
+    return {r.path: (r.new if r.new is not None else (sample / "src" / r.path).read_bytes()) for r in result.files}
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_golden(sample, update_golden):
+    got = migrated(sample)
+    expected_dir = sample / "expected"
+    if update_golden:
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        for rel, data in got.items():
+            (expected_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (expected_dir / rel).write_bytes(data)
+    expected = read_tree(expected_dir)
+    assert sorted(got) == sorted(expected)
+    for rel in got:
+        if got[rel] != expected[rel]:
+            diff = "".join(difflib.unified_diff(expected[rel].decode().splitlines(True), got[rel].decode().splitlines(True),
+                                                f"expected/{rel}", f"got/{rel}"))
+            pytest.fail(f"{sample.name}/{rel} differs from the golden tree (pytest --update-golden rewrites it):\n{diff}")
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_golden_is_idempotent(sample):
+    _, result = api.analyse(sample / "expected", OPTIONS)
+    assert [r.path for r in result.changed] == []
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_golden_compiles_for_amd(sample, hipcc, tmp_path):
+    sources = sorted(p for p in (sample / "expected").rglob("*") if p.suffix in (".cu", ".cpp", ".hip"))
+    assert sources
+    for source in sources:
+        proc = hipcc_compile(hipcc, source, [source.parent], tmp_path)
+        assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"

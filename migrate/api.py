@@ -70,3 +70,13 @@ def run(source: Path, out: Path | None, options: Options, *, in_place: bool = Fa
     elif out is not None:
         write.write_tree(inventory, result, out)
     return replace(result, destination=str(source if in_place else out) if (in_place or out) else None)
+
+
+def registry():
+    from migrate.registry import default_registry
+
+    return default_registry()
+
+
+def packs():
+    return default_packs()

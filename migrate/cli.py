@@ -156,3 +156,18 @@ def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
     _, result = api.analyse(src, make_options(kw), progress_factory(kw))
     finish(result, "scan", kw["output_format"])
+
+
+@main.command()
+@click.argument("code", required=False)
+@guarded
+def rules(code: str | None) -> None:
+    """List the rules, or explain the rule CODE with its examples."""
+    from migrate.render import rules as rules_render
+
+    console = Console(soft_wrap=True)
+    if code is None:
+        rules_render.listing(api.registry(), api.packs(), console)
+        return
+    if not rules_render.explain(api.registry(), api.packs(), code.upper(), console):
+        raise UsageError(f"no rule or pack with code {code!r}: `hipmigrate rules` lists them")

@@ -145,3 +145,14 @@ def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
     (repo / "run.log").write_text("cudaMalloc log\n")
     assert cli("run", repo, "--out", tmp_path / "out").exit_code == 0
     assert sorted(read_tree(tmp_path / "out")) == [".gitignore", "k.cu"]
+
+
+def test_rules_lists_and_explains():
+    listing = cli("rules")
+    assert listing.exit_code == 0
+    assert "CPP003" in listing.stdout and "SymbolWithoutHipSymbol" in listing.stdout and "pack:runtime" in listing.stdout
+    explained = cli("rules", "cpp003")
+    assert explained.exit_code == 0
+    assert "void f(float* h) { hipMemcpyToSymbol(HIP_SYMBOL(coef), h, 64); }" in explained.stdout
+    unknown = cli("rules", "XYZ123")
+    assert unknown.exit_code == 2 and "no rule or pack with code 'XYZ123'" in unknown.stderr

@@ -515,6 +515,7 @@ def driver_api(f: FileBuilder) -> None:
 
 def cublas_gemm(f: FileBuilder) -> None:
     prec, T = f.pick(("S", "float"), ("D", "double"))
+    opa = f.pick("CUBLAS_OP_N", "CUBLAS_OP_N", "CUBLAS_OP_T")
     f.add("""
         // C = alpha * op(A) * op(B) + beta * C with cublas${prec}gemm (column-major).
         void $name(cublasHandle_t handle, cudaStream_t stream, int m, int n, int k,
@@ -540,8 +541,7 @@ def cublas_gemm(f: FileBuilder) -> None:
         }
         """, ("<cuda_runtime.h>", "<cublas_v2.h>"), ("CUDA_CHECK", "CUBLAS_CHECK"), name=f.names.fresh(),
           prec=prec, T=T, alpha=f.pick("1", "2", "0.5"), beta=f.pick("0", "1"),
-          opa=f.pick("CUBLAS_OP_N", "CUBLAS_OP_N", "CUBLAS_OP_T"), opb="CUBLAS_OP_N",
-          lda="m", ldb="k")
+          opa=opa, opb="CUBLAS_OP_N", lda="m" if opa == "CUBLAS_OP_N" else "k", ldb="k")
 
 
 def curand_fill(f: FileBuilder) -> None:
@@ -726,7 +726,7 @@ def render(f: FileBuilder, rel: str, ext: str, local_headers: list[str]) -> str:
     out.extend(f.blocks)
     if namespace:
         out.append(f"}}  // namespace {namespace}\n")
-    return "\n".join(out)
+    return "\n".join(part for part in out if part)
 
 
 def build_file(rng: random.Random, used: set[str], rel: str, ext: str, target: int, local_headers: list[str]) -> str:

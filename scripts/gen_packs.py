@@ -18,7 +18,12 @@ How the rows are derived:
    packages) are downloaded through a private apt configuration that reuses the mirror of the
    machine's own apt sources; a HIP name's `since` is the major.minor version of the oldest package
    whose headers declare it, else the version of hipify-perl.
-4. rules/mappings/overrides.toml (hand-written) is applied last.
+4. rules/mappings/overrides.toml (hand-written, commented) is applied last.
+
+The output is sorted and deterministic for the same inputs; downloads and hipify-perl's results are
+cached under --cache, so a second run takes seconds. The summary ends with a check of the runtime
+pack against the installed HIP headers (--installed-hip): a HIP name they do not declare must have
+`since` above their release.
 
 Usage: python scripts/gen_packs.py [--hipify-perl PATH] [--out rules/mappings] [--cache DIR]
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
@@ -182,6 +188,7 @@ NOT_FUNCTIONS = {
     "__launch_bounds__", "__builtin_align__", "__nv_alignas", "requires", "explicit",
 }
 CLASS_KEYS = {"struct", "class", "union"}
+IF, ELSE, ENDIF = "__GENPACKS_IF__", "__GENPACKS_ELSE__", "__GENPACKS_ENDIF__"  # conditional markers
 INTERNAL_NAMESPACES = re.compile(r"^(details?|__\w*|_\w*|impl|internal|experimental)$")
 
 
@@ -203,7 +210,22 @@ class Scanner:
 
     def __init__(self) -> None:
         self.decls: list[Decl] = []
-        self.tokens_by_header: dict[str, set[str]] = {}
+        self.attr_macros: set[str] = set()          # object-like macros that expand to attributes
+        self.aliases: list[tuple[str, str, str, str]] = []  # (#define A B: A, B, header, family)
+        self.compiler_macros: set[str] = set()      # __CUDACC__ & co. tested in #if lines
+
+    ATTR_START = {"__attribute__", "__declspec", "[", "__align__", "__host__", "__device__", "__forceinline__",
+                  "__inline__", "inline", "static", "extern", "__noinline__", "__stdcall", "__cdecl",
+                  "__global__", "__cudart_builtin__", "__location__", "__thread__", "__CUDA_DEPRECATED",
+                  "__nv_pure__", "constexpr", "__export__", "__declspec__", "alignas", "__shared__"}
+
+    def collect_macros(self, text: str) -> None:
+        """First pass: object-like macros that are attributes (empty or attribute-like bodies)."""
+        text = strip_comments(text).replace("\\\r\n", " ").replace("\\\n", " ")
+        for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\b(?!\()([^\n]*)$", text, re.M):
+            body = _TOKEN.findall(m.group(2))
+            if not body or body[0] in self.ATTR_START or (len(body) == 1 and body[0] in self.attr_macros):
+                self.attr_macros.add(m.group(1))
 
     def add(self, name: str, kind: str, header: str, family: str, internal: bool) -> None:
         if _IDENT.match(name):
@@ -215,12 +237,18 @@ class Scanner:
         for line in text.split("\n"):
             s = line.lstrip()
             if s.startswith("#"):
-                d = re.match(r"#\s*define\s+([A-Za-z_]\w*)", s)
+                d = re.match(r"#\s*define\s+([A-Za-z_]\w*)(\(?)\s*(.*)$", s)
                 if d and not re.search(r"_(H|HPP|CUH|INCLUDED)_*$", d.group(1)):
                     self.add(d.group(1), "macro", header, family, False)
+                    if not d.group(2) and _IDENT.match(d.group(3).strip()):
+                        self.aliases.append((d.group(1), d.group(3).strip(), header, family))
+                if re.match(r"#\s*(if|ifdef|ifndef|elif)\b", s):
+                    self.compiler_macros.update(re.findall(r"\b(__(?:CUDACC|NVCC|CUDA_ARCH)\w*__)", s))
                 for ns in re.findall(r"\bnamespace\s+([A-Za-z_]\w*)\s*\{", s):
                     self.add(ns, "namespace", header, family, bool(INTERNAL_NAMESPACES.match(ns)))
-                code_lines.append("")
+                c = re.match(r"#\s*(if|ifdef|ifndef|elif|else|endif)\b", s)
+                marker = {"if": IF, "ifdef": IF, "ifndef": IF, "elif": ELSE, "else": ELSE, "endif": ENDIF}
+                code_lines.append(marker[c.group(1)] if c else "")
             else:
                 code_lines.append(line)
         if macros_only:
@@ -239,8 +267,27 @@ class Scanner:
         depth_body = 0
         i = 0
         n = len(toks)
+        # conditional groups: every branch is parsed, but after #endif the state is the one at the
+        # end of the first branch (branches are alternatives: `#if A void f() { #else void g() { #endif`)
+        cond: list[list] = []
         while i < n:
             t = toks[i]
+            if t in (IF, ELSE, ENDIF):
+                state = (list(stack), depth_body, list(stmt), [list(x) for x in saved], list(item))
+                if t == IF:
+                    cond.append([state, None])
+                elif cond and t == ELSE:
+                    if cond[-1][1] is None:
+                        cond[-1][1] = state
+                    s0 = cond[-1][0]
+                    stack, depth_body, stmt, saved, item = (list(s0[0]), s0[1], list(s0[2]),
+                                                            [list(x) for x in s0[3]], list(s0[4]))
+                elif cond and t == ENDIF:
+                    _, first = cond.pop()
+                    if first is not None:
+                        stack, depth_body, stmt, saved, item = first
+                i += 1
+                continue
             ctx, internal = stack[-1]
             if ctx == "body":
                 if t == "{":
@@ -324,9 +371,9 @@ class Scanner:
                 stmt.append(t)
             i += 1
 
-    @staticmethod
-    def _opening(stmt: list[str]) -> tuple[str, str | None]:
+    def _opening(self, stmt: list[str]) -> tuple[str, str | None]:
         """What does a `{` after these tokens open?"""
+        stmt = _strip_templates(stmt)
         if not stmt:
             return "block", None
         if "namespace" in stmt:
@@ -334,9 +381,9 @@ class Scanner:
             rest = [t for t in stmt[k + 1:] if t != "inline"]
             names = [t for t in rest if _IDENT.match(t)]
             return "namespace", (names[-1] if names else None)
-        if stmt[0] == "extern" and len(stmt) <= 2:
-            return "extern", None
-        if "=" in stmt:
+        if stmt[-1] == '""' and len(stmt) >= 2 and stmt[-2] == "extern":
+            return "extern", None  # extern "C" {  (whatever stray tokens precede it)
+        if "=" in _depth0(stmt):
             return "init", None
         depth = 0
         for k, t in enumerate(stmt):
@@ -344,61 +391,57 @@ class Scanner:
                 depth += 1
             elif t == ")":
                 depth -= 1
-            elif depth == 0 and t == "enum":
-                rest = stmt[k + 1:]
-                name = None
-                j = 0
-                while j < len(rest):
-                    r = rest[j]
-                    if r in ("class", "struct"):
-                        j += 1
-                        continue
-                    if r in ("__attribute__", "__declspec", "alignas") or (r.isupper() and j + 1 < len(rest) and rest[j + 1] == "("):
-                        j = _skip_parens(rest, j + 1)
-                        continue
-                    if _IDENT.match(r):
-                        name = r
-                        j += 1
-                        continue
-                    break
-                return "enum", name
-            elif depth == 0 and t in CLASS_KEYS and "(" not in stmt[:k]:
-                rest = stmt[k + 1:]
-                name = None
-                j = 0
-                while j < len(rest):
-                    r = rest[j]
-                    if r in ("__attribute__", "__declspec", "alignas", "__align__", "__builtin_align__") or (
-                            j + 1 < len(rest) and rest[j + 1] == "(" and (r.isupper() or (r.startswith("__") and r.endswith("__")))):
-                        j = _skip_parens(rest, j + 1)
-                        continue
-                    if r in ("final",):
-                        j += 1
-                        continue
-                    if _IDENT.match(r):
-                        name = r
-                        j += 1
-                        if j < len(rest) and rest[j] == "<":  # specialization: keep the name
-                            break
-                        continue
-                    break
-                return "class", name
+            elif depth == 0 and (t == "enum" or (t in CLASS_KEYS and "(" not in stmt[:k])):
+                name, j = self._head_name(stmt, k + 1)
+                if j < len(stmt) and stmt[j] != ":":
+                    break  # `struct X f(...) {` / `enum X f(...) {` / `struct X x = {`: no definition
+                return ("enum" if t == "enum" else "class"), name
         if ")" in stmt or stmt[-1] in ("const", "noexcept", "override", "final"):
             return "function", None
         return "block", None
 
+    def _is_attr(self, toks: list[str], j: int) -> bool:
+        t = toks[j]
+        return (t in self.attr_macros or (t.startswith("__") and t.endswith("__") and len(t) > 4)
+                or t in ("alignas", "__declspec", "final", "[") or (t.isupper() and j + 1 < len(toks) and toks[j + 1] == "("))
+
+    def _head_name(self, toks: list[str], j: int) -> tuple[str | None, int]:
+        """Name of `struct/class/union/enum [class] [attributes] NAME [<...>] [final]` from toks[j];
+        returns (name, index after the head)."""
+        name = None
+        while j < len(toks):
+            t = toks[j]
+            if t in ("class", "struct") and name is None:
+                j += 1
+            elif t == "[" and j + 1 < len(toks) and toks[j + 1] == "[":
+                while j < len(toks) and toks[j] != "]":
+                    j += 1
+                j += 2
+            elif self._is_attr(toks, j):
+                j = _skip_parens(toks, j + 1) if j + 1 < len(toks) and toks[j + 1] == "(" else j + 1
+            elif _IDENT.match(t) and name is None:
+                name = t
+                j += 1
+                while j + 1 < len(toks) and toks[j] == "::" and _IDENT.match(toks[j + 1]):
+                    name = toks[j + 1]
+                    j += 2
+                if j < len(toks) and toks[j] == "<":
+                    j = _skip_angles(toks, j)
+            else:
+                break
+        return name, j
+
     def _statement(self, stmt: list[str], header: str, family: str, internal: bool) -> None:
+        templated = bool(stmt) and stmt[0] == "template"
+        stmt = _strip_templates(stmt)
         if not stmt:
             return
         # type names anywhere: struct X / class X / union X / enum X (forward or elaborated)
         for k, t in enumerate(stmt[:-1]):
-            if t in CLASS_KEYS or t == "enum":
-                j = k + 1
-                while j < len(stmt) and stmt[j] in ("class", "struct"):
-                    j += 1
-                if j < len(stmt) and _IDENT.match(stmt[j]) and stmt[j] not in ("__attribute__", "__declspec"):
-                    if not (stmt[j].startswith("__") and stmt[j].endswith("__")):
-                        self.add(stmt[j], "type", header, family, internal)
+            if (t in CLASS_KEYS or t == "enum") and (k == 0 or stmt[k - 1] != "enum"):
+                name, _ = self._head_name(stmt, k + 1)
+                if name:
+                    self.add(name, "type", header, family, internal)
         first = 0
         while first < len(stmt) and stmt[first] in ("extern", "template", "__extension__"):
             if stmt[first] == "template" and first + 1 < len(stmt) and stmt[first + 1] == "<":
@@ -409,7 +452,7 @@ class Scanner:
         if not body:
             return
         if body[0] == "typedef":
-            for name in _typedef_names(body[1:]):
+            for name in _typedef_names([t for t in body[1:] if t not in self.attr_macros]):
                 self.add(name, "type", header, family, internal)
             return
         if body[0] == "using" and len(body) > 2 and _IDENT.match(body[1]) and body[2] == "=":
@@ -437,11 +480,38 @@ class Scanner:
                         or (t.startswith("__") and t.endswith("__") and len(t) > 4)):
                     k = _skip_parens(body, k + 1)
                     continue
-                if k == 0 and stmt[0] != "template":
+                if k == 0 and not templated:
                     return  # a macro invocation at file scope, not a declaration
                 self.add(t, "function", header, family, internal)
                 return
             k += 1
+
+
+def _depth0(toks: list[str]) -> list[str]:
+    """The tokens outside parentheses."""
+    out, depth = [], 0
+    for t in toks:
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+        elif depth == 0:
+            out.append(t)
+    return out
+
+
+def _strip_templates(toks: list[str]) -> list[str]:
+    """Tokens without their `template <...>` parameter lists."""
+    if "template" not in toks:
+        return toks
+    out, k = [], 0
+    while k < len(toks):
+        if toks[k] == "template" and k + 1 < len(toks) and toks[k + 1] == "<":
+            k = _skip_angles(toks, k + 1)
+            continue
+        out.append(toks[k])
+        k += 1
+    return out
 
 
 def _skip_parens(toks: list[str], k: int) -> int:
@@ -708,6 +778,18 @@ def hip_identifiers(root: Path) -> set[str]:
     return names
 
 
+def installed_release(hip_dir: Path) -> str:
+    """major.minor of the HIP headers in hip_dir (hip_version.h)."""
+    ver = hip_dir / "hip_version.h"
+    if ver.is_file():
+        text = read_text(ver)
+        major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+        minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+        if major and minor:
+            return f"{major.group(1)}.{minor.group(1)}"
+    return "5.2"
+
+
 def hip_header_files(root: Path) -> set[str]:
     out = set()
     if root.is_dir():
@@ -733,14 +815,28 @@ class HipifyResult:
     left: set[int] = field(default_factory=set)                # lines flagged as unconverted cuda*
 
 
-def run_hipify(hipify: str, lines: list[str], workdir: Path, tag: str, extra: list[str] | None = None) -> HipifyResult:
+def run_hipify(hipify: str, lines: list[str], workdir: Path, tag: str, extra: list[str] | None = None,
+               cache: Path | None = None) -> HipifyResult:
+    """Run hipify-perl once over `lines` (one candidate a line); results are cached by content."""
     src = workdir / f"{tag}.cu"
     dst = workdir / f"{tag}.hip"
-    src.write_text("\n".join(lines) + "\n")
-    res = subprocess.run(["perl", hipify, *(extra or []), f"-o={dst}", str(src)], text=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if res.returncode != 0:
-        raise SystemExit(f"gen_packs: hipify-perl failed on {src}:\n{res.stderr[-2000:]}")
+    text = "\n".join(lines) + "\n"
+    src.write_text(text)
+    key = hashlib.sha256(Path(hipify).read_bytes() + repr(extra).encode() + text.encode()).hexdigest()[:24]
+    hit = cache / f"{tag}-{key}" if cache else None
+    if hit and (hit / "out").is_file() and (hit / "err").is_file():
+        shutil.copyfile(hit / "out", dst)
+        stderr = (hit / "err").read_text()
+    else:
+        res = subprocess.run(["perl", hipify, *(extra or []), f"-o={dst}", str(src)], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if res.returncode != 0:
+            raise SystemExit(f"gen_packs: hipify-perl failed on {src}:\n{res.stderr[-2000:]}")
+        stderr = res.stderr
+        if hit:
+            hit.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(dst, hit / "out")
+            (hit / "err").write_text(stderr)
     out_lines = dst.read_text().split("\n")
     if out_lines and out_lines[-1] == "":
         out_lines.pop()
@@ -751,7 +847,7 @@ def run_hipify(hipify: str, lines: list[str], workdir: Path, tag: str, extra: li
     result = HipifyResult()
     for k, line in enumerate(out_lines, 1):
         result.out[k] = line
-    for wl in res.stderr.splitlines():
+    for wl in stderr.splitlines():
         m = WARN.match(wl)
         if m:
             result.warnings[int(m.group("line"))].append((m.group("what"), m.group("name"), m.group("rest").strip()))
@@ -787,7 +883,8 @@ CUDA_API = re.compile(
     r"cusolver|CUSOLVER|nccl|NCCL_|nvrtc|NVRTC_|__nv_|nv_bfloat|__half|__shfl|__ballot|__activemask|__syncwarp|"
     r"__match_|__reduce_\w+_sync|make_cu|cuC)"
 )
-NOISE = re.compile(r"(_ptds|_ptsz|_params|_st|_H|_H_|_INCLUDED|_st_v\d+)$|^__cuda|^__CUDA|_internal|internal_")
+NOISE = re.compile(r"(_ptds|_ptsz|_params|_st|_H|_H_|_INCLUDED|_st_v\d+|_impl|_IMPL|QUALIFIERS|_CPP_VERSION|_CPP_DIALECT)$"
+                   r"|^__cuda|^__CUDA|_internal|internal_|DEPRECAT")
 
 
 @dataclass
@@ -799,12 +896,13 @@ class CudaName:
     internal: bool
 
 
-def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaName], dict[str, str], dict]:
-    """name -> CudaName, header -> family, and some statistics."""
+def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaName], dict[str, str], Counter, set[str]]:
+    """name -> CudaName, header -> family, statistics, and the attribute-like macros."""
     scanner = Scanner()
     headers: dict[str, str] = {}
     roots: list[tuple[str, Path]] = [("cuda", cuda_inc)] + [("wheel", p) for p in wheel_incs]
     stats = Counter()
+    files: list[tuple[str, str, str, str]] = []  # (rel, origin, family, text)
     for origin, root in roots:
         for path in sorted(root.rglob("*")):
             if not path.is_file():
@@ -822,29 +920,44 @@ def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaNam
             headers[rel] = fam
             if path.suffix not in (".h", ".hpp", ".cuh", ".inl", ".hxx") and "." in path.name:
                 continue
-            text = read_text(path)
-            stats["headers"] += 1
-            if org == "cccl":
-                scanner.scan(text, rel, fam, macros_only=True)
-                continue
-            if rel.startswith("generated_") and rel != "generated_cudart_removed_meta.h":
-                continue
-            if rel == "generated_cudart_removed_meta.h":
-                # functions removed from the runtime API: their parameter structs keep the names
-                for name in sorted(set(re.findall(r"\bstruct\s+(cuda\w+?)(?:_ptsz|_ptds)?_v\d+_params_st\b", text))):
-                    scanner.add(name, "function", rel, fam, False)
-                continue
-            scanner.scan(text, rel, fam)
+            files.append((rel, org, fam, read_text(path)))
+    for rel, org, fam, text in files:
+        if org != "cccl":
+            scanner.collect_macros(text)
+    for rel, org, fam, text in files:
+        stats["headers"] += 1
+        if org == "cccl":
+            scanner.scan(text, rel, fam, macros_only=True)
+            continue
+        if rel.startswith("generated_") and rel != "generated_cudart_removed_meta.h":
+            continue
+        if rel == "generated_cudart_removed_meta.h":
+            # functions removed from the runtime API: their parameter structs keep the names
+            for name in sorted(set(re.findall(r"\bstruct\s+(cuda\w+?)(?:_ptsz|_ptds)?_v\d+_params_st\b", text))):
+                scanner.add(name, "function", rel, fam, False)
+            for name in sorted(set(re.findall(r"\bstruct\s+(cuda\w+)\s*\*", text))):
+                scanner.add(name, "type", rel, fam, False)  # removed types still named by parameters
+            continue
+        scanner.scan(text, rel, fam)
     for rel, fam in LEGACY_HEADERS.items():
         headers.setdefault(rel, fam)
     best: dict[str, CudaName] = {}
     for d in scanner.decls:
+        if d.name in scanner.attr_macros and d.kind != "macro":
+            continue
         cur = best.get(d.name)
         key = (d.internal, KIND_RANK[d.kind], FAMILY_ORDER.index(d.family), d.header)
         if cur is None or key < (cur.internal, KIND_RANK[cur.kind], FAMILY_ORDER.index(cur.family), cur.header):
             best[d.name] = CudaName(d.name, d.kind, d.family, d.header, d.internal)
+    # `#define cuMemAlloc cuMemAlloc_v2`: the versioned name is the real symbol, of the same kind
+    for a, b, header, fam in scanner.aliases:
+        if b not in best and a in best and best[a].kind != "macro" and CUDA_API.match(b):
+            best[b] = CudaName(b, best[a].kind, best[a].family, header, best[a].internal)
+    # compiler-defined macros tested by the headers (__CUDACC__, __CUDA_ARCH__, ...)
+    for name in sorted(scanner.compiler_macros):
+        best.setdefault(name, CudaName(name, "macro", "other", "(compiler)", False))
     stats["declarations"] = len(scanner.decls)
-    return best, headers, stats
+    return best, headers, stats, scanner.attr_macros
 
 
 # --------------------------------------------------------------------------------------------
@@ -944,8 +1057,6 @@ def validate(packs: dict[str, dict]) -> None:
                         raise SystemExit(f"gen_packs: {where}: older_drop_arg needs older")
                     if "older" in row and not IDENT_RE.match(row["older"]):
                         raise SystemExit(f"gen_packs: {where}: bad older")
-                    if row["hip"] == k and "older" not in row:
-                        raise SystemExit(f"gen_packs: {where}: identity row")
                 if table == "unsupported" and set(row) != {"kind"}:
                     raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
                 if table == "headers" and set(row) != {"hip"}:
@@ -979,6 +1090,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cuda-include", default="/usr/local/cuda/include", help="CUDA toolkit headers")
     ap.add_argument("--installed-hip", default="/usr/include/hip", help="HIP headers checked at the end")
     ap.add_argument("--suites", default=",".join(DEFAULT_SUITES), help="Debian suites whose HIP headers give `since`")
+    ap.add_argument("--overrides", help="hand-written corrections (default: <out>/overrides.toml)")
     ap.add_argument("--refresh", action="store_true", help="download the Debian packages again")
     ap.add_argument("--unpinned", action="store_true", help="take the newest NVIDIA wheels instead of the pinned ones")
     ap.add_argument("--keep-work", action="store_true", help="keep hipify-perl's scratch files (printed)")
@@ -1007,7 +1119,7 @@ def main(argv: list[str] | None = None) -> int:
         f"HIP header sets: {', '.join(sorted({f'{s.package} {s.release}' for s in sets}))}")
 
     # 2. CUDA declarations and headers
-    decls, cuda_headers, sstats = scan_cuda(cuda_inc, [p for _, p in wheels.values()])
+    decls, cuda_headers, sstats, attr_macros = scan_cuda(cuda_inc, [p for _, p in wheels.values()])
     log(f"scanned {sstats['headers']} CUDA headers: {len(decls)} declared names, {len(cuda_headers)} header files")
 
     # 3. hipify-perl
@@ -1017,15 +1129,15 @@ def main(argv: list[str] | None = None) -> int:
     hdrs = sorted(cuda_headers)
     work = Path(tempfile.mkdtemp(prefix="gen-packs-", dir=str(cache)))
     log(f"running hipify-perl over {len(lines)} names and {len(hdrs)} headers")
-    res = run_hipify(hipify, lines, work, "names")
-    res_h = run_hipify(hipify, [f"#include <{h}>" for h in hdrs], work, "headers_angle")
-    res_q = run_hipify(hipify, [f'#include "{h}"' for h in hdrs], work, "headers_quote")
+    hcache = cache / "hipify"
+    res = run_hipify(hipify, lines, work, "names", cache=hcache)
+    res_h = run_hipify(hipify, [f"#include <{h}>" for h in hdrs], work, "headers_angle", cache=hcache)
+    res_q = run_hipify(hipify, [f'#include "{h}"' for h in hdrs], work, "headers_quote", cache=hcache)
 
     converted: dict[str, str] = {}
     odd: list[str] = []
     unsupported_warned: dict[str, str] = {}
     experimental: dict[str, str] = {}
-    left_unconverted: set[str] = set()
     for k, src in enumerate(lines, 1):
         name = src[:-2] if src.endswith("()") and "::" not in src else src[: -len("::x()")]
         outl = res.out[k]
@@ -1038,8 +1150,6 @@ def main(argv: list[str] | None = None) -> int:
                 unsupported_warned[name] = what
             elif what == "experimental identifier":
                 experimental[name] = rest
-        if k in res.left:
-            left_unconverted.add(name)
         if new is None or not IDENT_RE.match(new):
             odd.append(f"{src} -> {outl}")
             continue
@@ -1049,7 +1159,7 @@ def main(argv: list[str] | None = None) -> int:
     # names that hipify-perl converts only with -experimental
     exp_names = sorted(n for n in experimental if n not in converted)
     if exp_names:
-        res_x = run_hipify(hipify, [f"{n}()" for n in exp_names], work, "experimental", ["-experimental"])
+        res_x = run_hipify(hipify, [f"{n}()" for n in exp_names], work, "experimental", ["-experimental"], cache=hcache)
         for k, n in enumerate(exp_names, 1):
             m = re.fullmatch(r"(.*)\(\)", res_x.out[k])
             if m and IDENT_RE.match(m.group(1)) and m.group(1) != n:
@@ -1076,8 +1186,6 @@ def main(argv: list[str] | None = None) -> int:
     all_hip_ids: set[str] = set().union(*(ids for _, ids, _ in by_set)) if by_set else set()
     all_hip_files: set[str] = set().union(*(f for _, _, f in by_set)) if by_set else set()
     installed_ids = hip_identifiers(Path(args.installed_hip))
-    local_extra = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain")) / "include"
-    all_hip_files |= hip_header_files(Path("/usr/include")) if False else set()
 
     def since_of(hip_name: str) -> str | None:
         found = [s.release for s, ids, _ in by_set if hip_name in ids]
@@ -1085,13 +1193,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # 5. packs
     packs = {fam: {"names": {}, "unsupported": {}, "headers": {}} for fam in FAMILIES}
-    undeclared_since: list[str] = []
     for name, hip in sorted(converted.items()):
         d = decls[name]
-        since = since_of(hip)
-        if since is None:
-            since = hipify_release
-            undeclared_since.append(f"{name} -> {hip}")
+        since = since_of(hip) or hipify_release  # no inspected header declares it: hipify-perl's version
         packs[d.family]["names"][name] = {"hip": hip, "kind": d.kind, "since": since}
     unsupported_left: list[str] = []
     for name, d in sorted(decls.items()):
@@ -1100,26 +1204,37 @@ def main(argv: list[str] | None = None) -> int:
         if name in unsupported_warned:
             packs[d.family]["unsupported"][name] = {"kind": d.kind}
             continue
-        if d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name):
+        if (d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name)
+                or name in attr_macros):
             continue
         if name in all_hip_ids:
             continue  # HIP keeps the name (e.g. NCCL names in RCCL, __half)
         packs[d.family]["unsupported"][name] = {"kind": d.kind}
         unsupported_left.append(name)
-    headers_dropped: list[str] = []
     for h, hip in sorted(header_map.items()):
-        fam = cuda_headers[h]
-        if hip and hip not in all_hip_files:
-            headers_dropped.append(f"{h} -> {hip}")
-        packs[fam]["headers"][h] = {"hip": hip}
+        packs[cuda_headers[h]]["headers"][h] = {"hip": hip}
 
     # 6. overrides
-    ov_path = out_dir / "overrides.toml"
+    ov_path = Path(args.overrides) if args.overrides else out_dir / "overrides.toml"
+    if not args.overrides and not ov_path.exists():
+        ov_path = ROOT / "rules" / "mappings" / "overrides.toml"
     overrides = load_overrides(ov_path)
     applied = 0
+    ov_notes: list[str] = []
+    oldest_hip = min((s for s in sets if s.package == "libamdhip64-dev"), key=lambda s: version_key(s.release), default=None)
+    oldest_ids = next((ids for s, ids, _ in by_set if s is oldest_hip), set())
     for fam, tables in overrides.items():
         for table in ("names", "unsupported", "headers"):
             for key, row in tables.get(table, {}).items():
+                if table == "names":
+                    found = since_of(row["hip"])
+                    note = f"{key}: since {row['since']} (headers inspected: {found or 'none'})"
+                    if row.get("older"):
+                        ok = row["older"] in oldest_ids
+                        note += f", older {row['older']} {'in' if ok else 'NOT in'} HIP {oldest_hip.release if oldest_hip else '?'}"
+                    ov_notes.append(note)
+                elif table == "headers" and row["hip"] and row["hip"] not in all_hip_files:
+                    ov_notes.append(f"header {key} -> {row['hip']}: NOT shipped by any inspected package")
                 for p in packs.values():
                     if table == "headers":
                         p["headers"].pop(key, None)
@@ -1135,6 +1250,8 @@ def main(argv: list[str] | None = None) -> int:
                 p["headers"].pop(key, None)
             applied += 1
     validate(packs)
+    headers_missing = [f"{h} -> {r['hip']}" for p in packs.values() for h, r in sorted(p["headers"].items())
+                       if r["hip"] and r["hip"] not in all_hip_files]
 
     # 7. write
     releases = sorted({s.version.split("-")[0].split("+")[0] for s in sets if s.package == "libamdhip64-dev"},
@@ -1156,19 +1273,41 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overrides applied: {applied}; unsupported by hipify-perl's warnings: "
           f"{sum(1 for n in unsupported_warned if n not in converted)}; unconverted CUDA API names: {len(unsupported_left)}")
     print(f"converted only with -experimental: {sum(1 for n in exp_names if n in converted)}; "
-          f"names whose HIP name no inspected header declares (since {hipify_release}): {len(undeclared_since)}")
+          f"rows whose HIP name no inspected header declares: "
+          f"{sum(1 for p in packs.values() for r in p['names'].values() if r['hip'] not in all_hip_ids)}")
+    lower: dict[str, list[str]] = defaultdict(list)
+    for ident in all_hip_ids:
+        lower[ident.lower()].append(ident)
+    for fam, p in packs.items():
+        for name, row in sorted(p["names"].items()):
+            if row["hip"] not in all_hip_ids and lower.get(row["hip"].lower()):
+                print(f"  {fam}: {name} -> {row['hip']} is not declared, but {', '.join(sorted(lower[row['hip'].lower()]))} is")
     if odd:
         print(f"lines hipify-perl turned into something else than a name ({len(odd)}): " + "; ".join(odd[:20]))
     if header_odd:
         print(f"headers converted differently in <> and \"\" ({len(header_odd)}): " + "; ".join(header_odd[:10]))
-    if headers_dropped:
-        print(f"header rows whose HIP header no inspected package ships ({len(headers_dropped)}): " + "; ".join(headers_dropped))
+    if headers_missing:
+        print(f"header rows whose HIP header no inspected package ships ({len(headers_missing)}): " + "; ".join(headers_missing))
+    for note in ov_notes:
+        print(f"override {note}")
     rt = packs["runtime"]["names"]
     declared = [n for n, r in rt.items() if r["hip"] in installed_ids]
     missing = [n for n, r in rt.items() if r["hip"] not in installed_ids]
-    bad = [n for n in missing if version_key(rt[n]["since"]) <= (5, 2)]
-    print(f"runtime pack: {len(declared)} HIP names declared in {args.installed_hip}, {len(missing)} not"
-          f" (all of those with since > 5.2: {'yes' if not bad else 'NO: ' + ', '.join(bad[:20])})")
+    inst = installed_release(Path(args.installed_hip))
+    bad = [n for n in missing if version_key(rt[n]["since"]) <= version_key(inst)]
+    print(f"runtime pack: {len(declared)} HIP names declared in {args.installed_hip} (HIP {inst}), {len(missing)} not"
+          f" (all of those with since > {inst}: {'yes' if not bad else 'NO: ' + ', '.join(bad[:20])})")
+    # The same with every identifier of the folder, comments and nvidia_detail/ included: a name found
+    # only there is not usable on AMD (the rows' `since` stays above the installed release).
+    raw: set[str] = set()
+    for path in Path(args.installed_hip).rglob("*"):
+        if path.is_file():
+            raw.update(re.findall(r"[A-Za-z_]\w*", read_text(path)))
+    only_raw = sorted(r["hip"] for r in rt.values() if r["hip"] in raw and r["hip"] not in installed_ids
+                      and version_key(r["since"]) > version_key(inst))
+    if only_raw:
+        print(f"  named in {args.installed_hip} only by comments or nvidia_detail/ (not declared for AMD, "
+              f"since > {inst}): {', '.join(only_raw)}")
     if args.keep_work:
         print(f"scratch files: {work}")
     else:

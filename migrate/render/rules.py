@@ -9,7 +9,9 @@ from migrate.rule import Invalid
 
 def listing(registry, packs, console: Console) -> None:
     table = Table(title="rules", title_justify="left")
-    for column in ("code", "name", "kind", "severity", "fix", "summary"):
+    for column in ("code", "name"):
+        table.add_column(column, no_wrap=True)
+    for column in ("kind", "severity", "fix", "summary"):
         table.add_column(column)
     for rule in sorted(registry.rules, key=lambda r: r.code):
         summary = rule.doc().splitlines()[0] if rule.doc() else ""

@@ -29,7 +29,7 @@ class UnsupportedCudaIdentifier(CppRule):
     severity = Severity.WARNING
     fixable = False
     examples = [
-        Invalid("void f(cudaGraph_t g) { cudaGraphInstantiateWithParams(0, g, 0); }", line=1,
+        Invalid("void f(int g) { cudaGraphInstantiateWithParams(0, g, 0); }", line=1,
                 message="cudaGraphInstantiateWithParams has no HIP counterpart: left unchanged, port it by hand"),
         Invalid("int v = cudaNoSuchThing(1);", message="cudaNoSuchThing looks like CUDA API but no pack "
                 "knows it: left unchanged, port it by hand"),

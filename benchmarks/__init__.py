@@ -1,0 +1,1 @@
+"""Benchmarks of hipmigrate: a synthetic CUDA corpus and engine timings."""

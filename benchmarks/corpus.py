@@ -21,7 +21,7 @@ NOUNS = ("field", "particles", "matrix", "vector", "signal", "image", "mesh", "t
          "samples", "weights", "bias", "state", "flux", "density", "velocity", "pressure", "charge", "lattice")
 MODULES = ("core", "solver", "physics", "imaging", "linalg", "fft", "random", "sparse", "comm", "util")
 KINDS = ((".cu", 40), (".cuh", 15), (".cpp", 30), (".h", 15))
-STD_HEADERS = ("<cstdio>", "<cstdlib>", "<cstddef>", "<cmath>", "<vector>")
+STD_HEADERS = ("<cstdio>", "<cstdlib>", "<cstddef>", "<vector>")
 CUDA_HEADERS = ("<cuda.h>", "<cuda_runtime.h>", "<cuda_fp16.h>", "<cublas_v2.h>", "<curand.h>", "<cufft.h>",
                 "<cusparse.h>", "<nccl.h>")
 
@@ -136,7 +136,8 @@ def warp_reduce(f: FileBuilder) -> None:
 
 
 def block_reduce(f: FileBuilder) -> None:
-    kernel, buf, T = f.names.fresh("kernel"), f.pick("partial", "cache", "scratch", "sdata"), f.pick("float", "double", "int")
+    kernel, buf = f.names.fresh("kernel"), f.pick("partial", "cache", "scratch", "sdata")
+    T = f.pick("float", "double", "int")
     f.add("""
         template <int BLOCK>
         __global__ void $kernel(const $T* __restrict__ in, $T* out, int n)
@@ -439,7 +440,8 @@ def memset_sync(f: FileBuilder) -> None:
                 std::fprintf(stderr, "$name: %s (%s)\\n", cudaGetErrorName(status), cudaGetErrorString(status));
             }
         }
-        """, ("<cuda_runtime.h>", "<cstdio>"), ("CUDA_CHECK",), name=f.names.fresh(), T=f.pick("float", "int", "double"))
+        """, ("<cuda_runtime.h>", "<cstdio>"), ("CUDA_CHECK",), name=f.names.fresh(),
+          T=f.pick("float", "int", "double"))
 
 
 def device_buffer(f: FileBuilder) -> None:
@@ -598,7 +600,8 @@ def cusparse_setup(f: FileBuilder) -> None:
             CUSPARSE_CHECK(cusparseDestroyMatDescr(ctx.descr));
             CUSPARSE_CHECK(cusparseDestroy(ctx.handle));
         }
-        """, ("<cuda_runtime.h>", "<cusparse.h>"), ("CUSPARSE_CHECK",), name=f.names.fresh(), type=f.names.fresh("type"))
+        """, ("<cuda_runtime.h>", "<cusparse.h>"), ("CUSPARSE_CHECK",), name=f.names.fresh(),
+          type=f.names.fresh("type"))
 
 
 def nccl_allreduce(f: FileBuilder) -> None:
@@ -748,18 +751,24 @@ def plan(rng: random.Random, files: int, lines: int) -> list[tuple[str, str, int
     return out
 
 
+def local_includes(layout: list[tuple[str, str, int]], rel: str, ext: str) -> list[str]:
+    """Up to two headers of the same module: .h ones, and .cuh ones too in .cu files."""
+    allowed = {".cu": (".h", ".cuh"), ".cuh": (".h",), ".cpp": (".h",)}.get(ext, ())
+    folder = Path(rel).parent
+    return [Path(h).name for h, e, _ in layout if e in allowed and Path(h).parent == folder][:2]
+
+
 def generate(out_dir: Path, files: int = 200, lines: int = 100_000, seed: int = 1) -> list[Path]:
     """Write the corpus under `out_dir`; the same arguments always write the same bytes."""
     rng = random.Random(seed)
     layout = plan(rng, files, lines)
-    headers = [rel for rel, ext, _ in layout if ext == ".h"]
     written, used = [], set()
     for rel, ext, target in layout:
         file_rng = random.Random(f"{seed}:{rel}")
-        local = [Path(h).name for h in headers if Path(h).parent == Path(rel).parent and h != rel][:2]
         path = out_dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(build_file(file_rng, used, rel, ext, target, local if ext != ".h" else []), encoding="utf-8")
+        text = build_file(file_rng, used, rel, ext, target, local_includes(layout, rel, ext))
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 

@@ -255,7 +255,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--jobs", type=int, default=1, help="built-in --jobs, and hipify-perl processes at a time")
     ap.add_argument("--keep", type=Path, help="work in this new folder and keep it (outside any git work tree)")
     ap.add_argument("--perl", type=variants, default=DEFAULT_VARIANTS,
-                    help=f"comma-separated hipify-perl runs, of {', '.join(PERL_VARIANTS)} (default {','.join(DEFAULT_VARIANTS)})")
+                    help=f"comma-separated hipify-perl runs, of {', '.join(PERL_VARIANTS)} "
+                         f"(default {','.join(DEFAULT_VARIANTS)})")
     ap.add_argument("--measure", choices=("builtin",), help=argparse.SUPPRESS)
     ap.add_argument("path", nargs="?", type=Path, help=argparse.SUPPRESS)
     return ap.parse_args(argv)
@@ -272,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{hipify_perl.TOOLCHAIN}/bin): install it with scripts/install-toolchain", file=sys.stderr)
         return 2
     if args.keep:
-        args.keep.mkdir(parents=True, exist_ok=False)
+        if args.keep.exists():
+            print(f"--keep {args.keep}: already exists; name a new folder", file=sys.stderr)
+            return 2
+        args.keep.mkdir(parents=True)
         return benchmark(args, tool, args.keep.resolve())
     with tempfile.TemporaryDirectory(prefix="hipmigrate-bench-") as tmp:
         return benchmark(args, tool, Path(tmp))

@@ -2,7 +2,8 @@
 
 Packs record the first HIP release that declares each name. When `--hip-version` is older, the older
 equivalent is used where one exists (`__shfl_down_sync(mask, v, d)` becomes `__shfl_down(v, d)` before
-HIP 6.2: the mask goes, as old HIP shuffles always involve every active lane). Otherwise the name is
+HIP 7.0, where the *_sync functions are on by default: the mask goes, as old HIP shuffles always involve
+every active lane). Otherwise the name is
 kept and flagged: the result needs a newer HIP to build.
 """
 import re
@@ -23,10 +24,10 @@ class ApiNewerThanTarget(CppRule):
                 fixed="__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
         Invalid("__device__ int g(int v, unsigned m) { return __shfl_xor_sync(m, v, 1); }",
                 fixed="__device__ int g(int v, unsigned m) { return __shfl_xor(v, 1); }",
-                message="__shfl_xor_sync needs HIP 6.2 (target 5.2): mask 'm' dropped, so every active lane "
+                message="__shfl_xor_sync needs HIP 7.0 (target 5.2): mask 'm' dropped, so every active lane "
                         "takes part; check that the mask was full", options=OLD),
-        Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffff, v, 16); }",
-              options=(("hip_version", "6.2"),)),
+        Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 16); }",
+              options=(("hip_version", "7.0"),)),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
     ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 import re
 
-IDENT = re.compile(rb"[A-Za-z_]\w*")
+IDENT = re.compile(rb"(?<!\w)[A-Za-z_]\w*")
 MAX_TOKENS = 200_000  # beyond this the alignment costs more than it is worth; counts come from the engine
 
 

@@ -21,16 +21,33 @@ CUDA_LOOKING = re.compile(
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
 
+def trie_pattern(words: set[str]) -> str:
+    """A regex matching any of `words`, shaped as a trie so the engine rejects most positions at once
+    (a flat alternation of hundreds of literals is ten times slower)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        branches = [re.escape(ch) + build(node[ch]) for ch in sorted(k for k in node if k)]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
 def candidate_regex(packs: Packs) -> re.Pattern[bytes]:
     """One regex that finds every identifier a pack or CUDA_LOOKING could care about, by prefix."""
-    prefixes = set()
-    for name in (*packs.names, *packs.unsupported, *packs.by_hip):
-        prefixes.add(name[:4])
+    prefixes = {name[:4] for name in (*packs.names, *packs.unsupported, *packs.by_hip)}
     prefixes |= {"cuda", "cuBl", "CU_", "CUDA", "cubl", "CUBL", "cura", "CURA", "cuff", "CUFF", "cusp", "CUSP",
                  "cuso", "CUSO", "cudn", "CUDN", "nvrt", "NVRT", "nvml", "NVML", "__nv", "nv_b", "nvcu"}
     prefixes.update(f"cu{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    body = "|".join(re.escape(p) for p in sorted(prefixes, key=lambda p: (-len(p), p)))
-    return re.compile(rf"(?<![\w$])(?:{body})\w*".encode())
+    return re.compile(rf"(?<![\w$])(?:{trie_pattern(prefixes)})\w*".encode())
 
 
 _regex_cache: dict[int, re.Pattern[bytes]] = {}

@@ -51,3 +51,22 @@ def test_golden_compiles_for_amd(sample, hipcc, tmp_path):
     for source in sources:
         proc = hipcc_compile(hipcc, source, [source.parent], tmp_path)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipify, hipcc, tmp_path):
+    """hipify-perl translates, then the same C++ rules run: the HIP 5.2 fallbacks make its output build
+    with Debian 12's hipcc, which hipify-perl's own output (with __shfl_down_sync) would not."""
+    out = tmp_path / "out"
+    _, result = api.analyse(sample / "src", Options(hip_version="5.2", engine="hipify-perl"))
+    assert result.engine.name == "hipify-perl" and result.engine.version.startswith(("6.", "7."))
+    for r in result.files:
+        (out / r.path).parent.mkdir(parents=True, exist_ok=True)
+        (out / r.path).write_bytes(r.new if r.new is not None else (sample / "src" / r.path).read_bytes())
+    codes = {f.code for f in result.findings}
+    assert "MAP001" in codes  # runtime conversions, counted from hipify-perl's own renames
+    for source in sorted(p for p in out.rglob("*") if p.suffix in (".cu", ".cpp")):
+        text = source.read_text()
+        assert "cuda_runtime.h" not in text and "_sync(" not in text
+        proc = hipcc_compile(hipcc, source, [source.parent], tmp_path)
+        assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"

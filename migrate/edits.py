@@ -10,6 +10,7 @@ from migrate.model import Edit, Finding, Fix
 @dataclass(frozen=True)
 class Applied:
     data: bytes
+    edits: tuple[Edit, ...]  # every edit applied, sorted
     applied: tuple[Finding, ...]
     conflicts: tuple[Finding, ...]  # findings whose fix overlapped an earlier one and was not applied
 
@@ -35,7 +36,8 @@ def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
         for e in edits:
             bisect.insort(accepted, (e.start, e.end > e.start, len(accepted), e))
         applied.append(finding)
-    return Applied(splice(data, [t[3] for t in accepted]), tuple(applied), tuple(conflicts))
+    edits = [t[3] for t in accepted]
+    return Applied(splice(data, edits), tuple(edits), tuple(applied), tuple(conflicts))
 
 
 def _clashes(accepted: list[tuple[int, int, int, Edit]], edit: Edit) -> bool:

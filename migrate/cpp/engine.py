@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from migrate.cpp import parse
+from migrate.cpp import continuations, parse
 from migrate.cpp.context import CppContext
-from migrate.edits import apply_fixes
+from migrate.edits import apply_fixes, splice
 from migrate.model import Applicability, Finding, RuleKind, Severity, Span
 from migrate.options import Options
 from migrate.packs import Packs
@@ -41,6 +41,10 @@ def translate(path: str, data: bytes, options: Options, packs: Packs, target: st
         findings.extend(rule.check(ctx))
     chosen = [f for f in findings if allowed(f, options)]
     result = apply_fixes(body, chosen)
+    output = result.data
+    aligned = continuations.realign(body, list(result.edits))
+    if aligned:
+        output = splice(body, sorted([*result.edits, *aligned], key=lambda e: (e.start, e.end > e.start)))
     for f in result.conflicts:
         findings.append(input_finding(path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))
@@ -50,4 +54,4 @@ def translate(path: str, data: bytes, options: Options, packs: Packs, target: st
         findings.append(input_finding(
             path, "INP001", f"tree-sitter could not parse this file cleanly (at {lines}); identifiers there were "
             "migrated token by token: review those lines", *where[0]))
-    return Translation((BOM if bom else b"") + result.data, tuple(findings))
+    return Translation((BOM if bom else b"") + output, tuple(findings))

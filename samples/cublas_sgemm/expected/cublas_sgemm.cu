@@ -10,18 +10,18 @@
 
 #define CUDA_CHECK(call)                                                     \
     do {                                                                     \
-        hipError_t err_ = (call);                                           \
-        if (err_ != hipSuccess) {                                           \
+        hipError_t err_ = (call);                                            \
+        if (err_ != hipSuccess) {                                            \
             fprintf(stderr, "CUDA error at %s:%d: %s failed: %s\n",          \
-                    __FILE__, __LINE__, #call, hipGetErrorString(err_));    \
+                    __FILE__, __LINE__, #call, hipGetErrorString(err_));     \
             exit(EXIT_FAILURE);                                              \
         }                                                                    \
     } while (0)
 
 #define CUBLAS_CHECK(call)                                                   \
     do {                                                                     \
-        hipblasStatus_t st_ = (call);                                         \
-        if (st_ != HIPBLAS_STATUS_SUCCESS) {                                  \
+        hipblasStatus_t st_ = (call);                                        \
+        if (st_ != HIPBLAS_STATUS_SUCCESS) {                                 \
             fprintf(stderr, "cuBLAS error at %s:%d: %s failed: status %d\n", \
                     __FILE__, __LINE__, #call, (int)st_);                    \
             exit(EXIT_FAILURE);                                              \

@@ -13,18 +13,18 @@
 
 #define CUDA_CHECK(call)                                                     \
     do {                                                                     \
-        hipError_t err_ = (call);                                           \
-        if (err_ != hipSuccess) {                                           \
+        hipError_t err_ = (call);                                            \
+        if (err_ != hipSuccess) {                                            \
             fprintf(stderr, "CUDA error at %s:%d: %s failed: %s\n",          \
-                    __FILE__, __LINE__, #call, hipGetErrorString(err_));    \
+                    __FILE__, __LINE__, #call, hipGetErrorString(err_));     \
             exit(EXIT_FAILURE);                                              \
         }                                                                    \
     } while (0)
 
 #define CURAND_CHECK(call)                                                   \
     do {                                                                     \
-        hiprandStatus_t st_ = (call);                                         \
-        if (st_ != HIPRAND_STATUS_SUCCESS) {                                  \
+        hiprandStatus_t st_ = (call);                                        \
+        if (st_ != HIPRAND_STATUS_SUCCESS) {                                 \
             fprintf(stderr, "cuRAND error at %s:%d: %s failed: status %d\n", \
                     __FILE__, __LINE__, #call, (int)st_);                    \
             exit(EXIT_FAILURE);                                              \

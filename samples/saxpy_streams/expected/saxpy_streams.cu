@@ -10,10 +10,10 @@
 
 #define CUDA_CHECK(call)                                                     \
     do {                                                                     \
-        hipError_t err_ = (call);                                           \
-        if (err_ != hipSuccess) {                                           \
+        hipError_t err_ = (call);                                            \
+        if (err_ != hipSuccess) {                                            \
             fprintf(stderr, "CUDA error at %s:%d: %s failed: %s\n",          \
-                    __FILE__, __LINE__, #call, hipGetErrorString(err_));    \
+                    __FILE__, __LINE__, #call, hipGetErrorString(err_));     \
             exit(EXIT_FAILURE);                                              \
         }                                                                    \
     } while (0)

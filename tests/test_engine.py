@@ -1,0 +1,55 @@
+"""Engine-level behaviour that no single rule owns: edits, macro continuations, idempotence."""
+import pytest
+
+from migrate.cpp.engine import translate
+from migrate.edits import apply_fixes, splice
+from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity, Span
+from migrate.options import Options
+from migrate.packs import default_packs
+from migrate.registry import default_registry
+
+RULES = [r() for r in default_registry().cpp()]
+
+
+def migrate(text: str, target: str = "7.0", **options) -> str:
+    return translate("t.cu", text.encode(), Options(**options), default_packs(), target, RULES).data.decode()
+
+
+def test_macro_continuations_keep_their_column():
+    source = ("#include <cuda_runtime.h>\n"
+              "#define CHECK(x)                  \\\n"
+              "  do { cudaError_t e = (x);      \\\n"
+              "    if (e != cudaSuccess) abort(); \\\n"
+              "  } while (0)\n")
+    assert migrate(source) == ("#include <hip/hip_runtime.h>\n"
+                               "#define CHECK(x)                  \\\n"
+                               "  do { hipError_t e = (x);       \\\n"
+                               "    if (e != hipSuccess) abort();  \\\n"
+                               "  } while (0)\n")
+
+
+def test_crlf_macro_continuations_keep_their_column():
+    source = "#define F(p) cudaFree(p);   \\\r\n  cudaFree(p)\r\n"
+    assert migrate(source) == "#include <hip/hip_runtime.h>\r\n#define F(p) hipFree(p);    \\\r\n  hipFree(p)\r\n"
+
+
+def test_already_hip_code_is_left_alone():
+    source = "#include <hip/hip_runtime.h>\nvoid f(float** p) { hipMalloc(p, 4); hipFree(*p); }\n"
+    assert migrate(source) == source
+
+
+def finding(start, end, text, code="X"):
+    return Finding(code, RuleKind.CPP, Severity.INFO, "m", Span("t", start, end, 1, 1),
+                   Fix("t", (Edit(start, end, text),), Applicability.SAFE))
+
+
+def test_overlapping_fixes_keep_the_first_and_report_the_other():
+    applied = apply_fixes(b"abcdef", [finding(1, 3, "X"), finding(2, 4, "Y"), finding(4, 4, "+")])
+    assert applied.data == b"aXd+ef"
+    assert [f.fix.edits[0].text for f in applied.conflicts] == ["Y"]
+
+
+def test_insertions_at_a_replacement_start_go_first():
+    assert splice(b"abc", [Edit(1, 1, "<"), Edit(1, 2, "B")]) == b"a<Bc"
+    with pytest.raises(ValueError):
+        splice(b"abc", [Edit(0, 2, "x"), Edit(1, 3, "y")])

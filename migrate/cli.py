@@ -91,11 +91,12 @@ def guarded(fn):
     return wrapper
 
 
-def finish(result, command: str, fmt: str) -> None:
+def finish(result, command: str, fmt: str, to_stderr: bool = False) -> None:
+    """Print the report (on stderr when stdout carries the migrated source) and exit with the status."""
     if fmt == "json":
-        click.echo(json_render.render(result, command), nl=False)
+        click.echo(json_render.render(result, command), nl=False, err=to_stderr)
     else:
-        text_render.render(result, err if command == "run-stdout" else Console(soft_wrap=True), command.replace("-stdout", ""))
+        text_render.render(result, err if to_stderr else Console(soft_wrap=True), command)
     sys.exit(1 if result.problems else 0)
 
 
@@ -124,7 +125,7 @@ def run(src: Path, out: str | None, in_place: bool, **kw) -> None:
         r = result.files[0]
         sys.stdout.buffer.write(r.new if r.new is not None else (r.old or b""))
         sys.stdout.flush()
-        finish(result, "run-stdout" if kw["output_format"] == "text" else "run", kw["output_format"])
+        finish(result, "run", kw["output_format"], to_stderr=True)
     result = api.run(src, Path(out) if out else None, options, in_place=in_place,
                      progress_factory=progress_factory(kw))
     finish(result, "run", kw["output_format"])

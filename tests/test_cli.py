@@ -156,3 +156,33 @@ def test_rules_lists_and_explains():
     assert "void f(float* h) { hipMemcpyToSymbol(HIP_SYMBOL(coef), h, 64); }" in explained.stdout
     unknown = cli("rules", "XYZ123")
     assert unknown.exit_code == 2 and "no rule or pack with code 'XYZ123'" in unknown.stderr
+
+
+def test_stdout_carries_only_the_source_and_the_json_report_goes_to_stderr(tmp_path):
+    src = write_tree(tmp_path, {"k.cu": KERNEL}) / "k.cu"
+    result = cli("run", src, "--out", "-", "--hip-version", "6.2", "--output-format", "json")
+    assert result.exit_code == 0
+    assert result.stdout == MIGRATED
+    assert '"files_changed": 1' in result.stderr
+
+
+def test_jobs_give_the_same_result_as_one_process(tmp_path):
+    files = {f"d{i}/k{i}.cu": KERNEL.replace("scale", f"scale{i}") for i in range(30)}
+    src = write_tree(tmp_path / "src", files)
+    assert cli("run", src, "--out", tmp_path / "one", "--jobs", "1").exit_code == 0
+    assert cli("run", src, "--out", tmp_path / "two", "--jobs", "2").exit_code == 0
+    assert read_tree(tmp_path / "one") == read_tree(tmp_path / "two")
+    assert len(read_tree(tmp_path / "two")) == 30
+
+
+def test_engine_auto_uses_hipify_perl_when_found(tmp_path, hipify, monkeypatch):
+    monkeypatch.setenv("HIPIFY_PERL", hipify)
+    src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
+    code, doc = cli_json("scan", src, "--engine", "auto", "--hip-version", "6.2")
+    assert code == 0
+    assert doc["engine"]["name"] == "hipify-perl"
+    monkeypatch.setenv("HIPIFY_PERL", str(tmp_path / "missing-hipify-perl"))
+    code, doc = cli_json("scan", src, "--engine", "auto", "--hip-version", "6.2")
+    assert doc["engine"]["name"] == "builtin"
+    missing = cli("scan", src, "--engine", "hipify-perl")
+    assert missing.exit_code == 2 and "hipify-perl not found" in missing.stderr

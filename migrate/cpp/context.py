@@ -1,7 +1,6 @@
 """What every C++ rule sees of one file: the bytes, the tree, the identifier tokens, the options."""
 from __future__ import annotations
 
-import bisect
 import re
 from functools import cached_property
 
@@ -9,7 +8,7 @@ import tree_sitter
 
 from migrate.cpp import parse
 from migrate.cpp.parse import Context, Token
-from migrate.model import Span
+from migrate.context import FileContext
 from migrate.options import Options
 from migrate.packs import Mapping, Packs, version_tuple
 
@@ -60,34 +59,17 @@ def candidates_for(packs: Packs) -> re.Pattern[bytes]:
     return _regex_cache[key]
 
 
-class CppContext:
+class CppContext(FileContext):
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
-        self.path = path
-        self.data = data
-        self.options = options
-        self.packs = packs
-        self.target = target  # the HIP version migrated for, "major.minor"
-        self.target_tuple = version_tuple(target)
-        self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
+        super().__init__(path, data, options, packs, target)
         self._macro_trees: dict[int, tree_sitter.Tree] = {}
-
-    # --- text and positions -------------------------------------------------------------------
-    @cached_property
-    def line_starts(self) -> list[int]:
-        starts = [0]
-        starts.extend(m.end() for m in re.finditer(b"\n", self.data))
-        return starts
-
-    def span(self, start: int, end: int) -> Span:
-        line = bisect.bisect_right(self.line_starts, start)
-        column = start - self.line_starts[line - 1] + 1
-        return Span(self.path, start, end, line, column)
-
-    def text(self, start: int, end: int) -> str:
-        return self.data[start:end].decode("utf-8", "replace")
 
     def node_text(self, node: tree_sitter.Node) -> str:
         return node.text.decode("utf-8", "replace")
+
+    def parse_errors(self) -> list[tuple[int, int]]:
+        """Only when the tree was needed: a file with nothing to migrate is not parsed at all."""
+        return parse.error_lines(self.tree, limit=5) if "tree" in self.__dict__ else []
 
     # --- the tree --------------------------------------------------------------------------------
     @cached_property

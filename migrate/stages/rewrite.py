@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Callable
 
 from migrate.cpp import hipify_perl
-from migrate.cpp.engine import input_finding, translate
+from migrate.cpp.engine import translate
+from migrate.fixing import input_finding
 from migrate.cpp import token_diff
 from migrate.cpp.context import CppContext
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,

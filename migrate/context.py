@@ -1,0 +1,39 @@
+"""What every rule sees of one file, whatever its language: bytes, positions, options, target."""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import cached_property
+
+from migrate.model import Span
+from migrate.options import Options
+from migrate.packs import Packs, version_tuple
+
+
+class FileContext:
+    def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
+        self.path = path
+        self.data = data
+        self.options = options
+        self.packs = packs
+        self.target = target  # the HIP version migrated for, "major.minor"
+        self.target_tuple = version_tuple(target)
+        self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        starts = [0]
+        starts.extend(m.end() for m in re.finditer(b"\n", self.data))
+        return starts
+
+    def span(self, start: int, end: int) -> Span:
+        line = bisect.bisect_right(self.line_starts, start)
+        column = start - self.line_starts[line - 1] + 1
+        return Span(self.path, start, end, line, column)
+
+    def text(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+    def parse_errors(self) -> list[tuple[int, int]]:
+        """(line, column) of places the file's parser could not make sense of; none by default."""
+        return []

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from migrate.packs import PackError, rules_root
-from migrate.rule import CppRule, Rule
+from migrate.rule import CppRule, FileRule, Rule
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,10 @@ class Registry:
 
     def cpp(self) -> list[type[CppRule]]:
         return [r for r in self.rules if issubclass(r, CppRule)]
+
+    def for_kind(self, kind: str) -> list[type[FileRule]]:
+        """The rules of one non-C++ file kind ("cmake", "make", ...), in phase order."""
+        return [r for r in self.rules if issubclass(r, FileRule) and r.file_kind == kind]
 
 
 def _import(path: Path, root: Path):

@@ -65,3 +65,14 @@ class CppRule(Rule):
 
     def check(self, ctx) -> Iterable[Finding]:
         raise NotImplementedError
+
+
+class FileRule(Rule):
+    """A rule over one build or deployment file: `file_kind` says which ("cmake", "make"), and the
+    examples are written to a file named `example_path`."""
+
+    file_kind: ClassVar[str]
+    example_path: ClassVar[str]
+
+    def check(self, ctx) -> Iterable[Finding]:
+        raise NotImplementedError

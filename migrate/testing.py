@@ -13,7 +13,9 @@ from migrate.cpp.engine import translate
 from migrate.model import Finding
 from migrate.options import Options
 from migrate.packs import Mapping, Packs
-from migrate.rule import Invalid, Rule, Valid
+from migrate.fixing import run_rules
+from migrate.rule import FileRule, Invalid, Rule, Valid
+from migrate.stages.rewrite import BUILD_CONTEXTS
 
 
 @dataclass(frozen=True)
@@ -36,14 +38,30 @@ def example_rules(rule: type[Rule], rules: list) -> list:
 
 
 def run_example(rule: type[Rule], example: Valid | Invalid, packs: Packs, rules: list) -> Outcome:
-    """`rules`: instances of every C++ rule; the example runs with `example_rules` of them."""
-    rules = example_rules(rule, rules)
+    """`rules`: instances of every C++ rule; a C++ example runs with `example_rules` of them, a build-file
+    example with its own rule alone, in a file named the rule's `example_path`."""
     options, target = example_options(example, packs)
     source = example.code.encode()
-    first = translate("example.cu", source, options, packs, target, rules)
-    second = translate("example.cu", first.data, options, packs, target, rules)
+    if issubclass(rule, FileRule):
+        context = BUILD_CONTEXTS[rule.file_kind]
+
+        def run(data: bytes):
+            return run_rules(context(rule.example_path, data, options, packs, target), [rule()])
+
+        def broken(data: bytes) -> bool:
+            return bool(context(rule.example_path, data, options, packs, target).parse_errors())
+    else:
+        rules = example_rules(rule, rules)
+
+        def run(data: bytes):
+            return translate("example.cu", data, options, packs, target, rules)
+
+        def broken(data: bytes) -> bool:
+            return parse.parse(data).root_node.has_error
+    first = run(source)
+    second = run(first.data)
     edits = sum(1 for f in second.findings if f.fix is not None)
-    errors = parse.parse(first.data).root_node.has_error and not parse.parse(source).root_node.has_error
+    errors = broken(first.data) and not broken(source)
     mine = tuple(f for f in first.findings if f.code == rule.code or _pack_code(rule, f))
     return Outcome(first.data.decode(), mine, edits, errors)
 

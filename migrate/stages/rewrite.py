@@ -5,16 +5,17 @@ Nothing is written here: the result holds the old and new bytes of each file.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from migrate.cpp import hipify_perl
-from migrate.cpp.engine import translate
-from migrate.fixing import input_finding
-from migrate.cpp import token_diff
+from migrate.build.cmake import CMakeContext
+from migrate.build.make import MakeContext
+from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext
+from migrate.cpp.engine import translate
+from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            RuleKind, Severity)
 from migrate.options import Options
@@ -67,6 +68,20 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, new, data.count(b"\n"))
 
 
+BUILD_CONTEXTS = {"cmake": CMakeContext, "make": MakeContext}
+
+
+def migrate_build_file(f: SourceFile, options: Options, target: str) -> FileResult:
+    """A CMake file or Makefile through the rules of its kind."""
+    data, notes = read_source(f, options)
+    if data is None:
+        return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
+    ctx = BUILD_CONTEXTS[f.kind](f.rel, data, options, default_packs(), target)
+    result = run_rules(ctx, [r() for r in default_registry().for_kind(f.kind)], what="the build file")
+    status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
+    return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
+
+
 def _worker(args):
     f, options, target = args
     return migrate_file(f, options, target)
@@ -89,12 +104,9 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
             results[f.rel] = migrate_file(f, options, target)
             if progress:
                 progress(1)
-    files = []
-    for f in inventory.files:
-        if f.kind == "cpp":
-            files.append(results[f.rel])
-        else:
-            files.append(_other(f))
+    for f in inventory.build:
+        results[f.rel] = migrate_build_file(f, options, target)
+    files = [results[f.rel] if f.rel in results else _other(f) for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 
 

@@ -18,6 +18,7 @@ from migrate.options import Options
 
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
                 ".ipp", ".tpp", ".hip"}
+BUILD_KINDS = ("cmake", "make")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
@@ -30,7 +31,7 @@ class UsageError(Exception):
 class SourceFile:
     rel: str  # forward slashes, relative to the root
     path: Path
-    kind: str  # "cpp", "other", "link", "special" (FIFO, socket, device: never opened)
+    kind: str  # "cpp", "cmake", "make", "other", "link", "special" (FIFO, socket, device: never opened)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,19 @@ class Inventory:
     @property
     def cpp(self) -> list[SourceFile]:
         return [f for f in self.files if f.kind == "cpp"]
+
+    @property
+    def build(self) -> list[SourceFile]:
+        return [f for f in self.files if f.kind in BUILD_KINDS]
+
+
+def build_kind(name: str) -> str | None:
+    """"cmake" or "make" for the build files hipmigrate migrates, else None."""
+    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+        return "cmake"
+    if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith((".mk", ".make")):
+        return "make"
+    return None
 
 
 def is_cpp(path: Path) -> bool:
@@ -108,7 +122,7 @@ def _kind(path: Path) -> str:
         regular = True  # let reading report it
     if not regular:
         return "special"
-    return "cpp" if is_cpp(path) else "other"
+    return "cpp" if is_cpp(path) else build_kind(path.name) or "other"
 
 
 def collect(source: Path, options: Options) -> Inventory:

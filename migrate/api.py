@@ -7,10 +7,12 @@ from typing import Callable
 
 from migrate import __version__
 from migrate.cpp import hipify_perl
-from migrate.model import EngineInfo, MigrationResult
+from migrate.model import BuildResult, EngineInfo, MigrationResult
+from migrate.render import build as build_render
+from migrate.render import json as json_render
 from migrate.options import Options
 from migrate.packs import default_packs, version_tuple
-from migrate.stages import rewrite, scan, write
+from migrate.stages import rewrite, scan, verify, write
 from migrate.stages.scan import Inventory, UsageError
 from migrate.toolchain import installed_hip_version
 
@@ -67,9 +69,27 @@ def run(source: Path, out: Path | None, options: Options, *, in_place: bool = Fa
         write.write_in_place(inventory, result)
     elif out is not None and inventory.single:
         write.write_file(result, out)
-    elif out is not None:
-        write.write_tree(inventory, result, out)
-    return replace(result, destination=str(source if in_place else out) if (in_place or out) else None)
+    result = replace(result, source=str(source.resolve()),
+                     destination=str(source if in_place else out) if (in_place or out) else None)
+    if out is not None and not in_place and not inventory.single:
+        state = json_render.render(result, "run").encode()
+        write.write_tree(inventory, result, out, extra={f"{verify.STATE}/run.json": state})
+    return result
+
+
+def build(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | None = None,
+          project_build: bool = False, compile_units: bool = True) -> BuildResult:
+    """Compile-check a migrated tree for AMD targets, and/or run its own build (`command`, or the detected
+    Make/CMake build with `project_build`). The result is also kept in ROOT/.hipmigrate/build.json."""
+    if project_build and command is None:
+        command = verify.detected_command(root)
+        if command is None:
+            raise UsageError(f"{root}: no Makefile or CMakeLists.txt to build; give the build command with --cmd")
+    result = verify.verify(root, targets, jobs, command, compile_units)
+    state = root / verify.STATE
+    state.mkdir(exist_ok=True)
+    write.atomic_write(state / "build.json", build_render.render_json(result).encode())
+    return result
 
 
 def registry():

@@ -5,6 +5,7 @@ Exit status: 0 done, 1 done but some input needs attention (a file skipped, unpa
 """
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from migrate import __version__, api
 from migrate.cpp.hipify_perl import EngineError
 from migrate.options import Options
 from migrate.packs import PackError
+from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.render import json as json_render
 from migrate.render import text as text_render
@@ -41,6 +43,8 @@ def common(f):
                      help="Bytes above which a source file is copied unchanged."),
         click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
+        click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
+                     help="AMD target written into build files (repeatable; default gfx90a and gfx940)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -48,9 +52,10 @@ def common(f):
 
 
 def make_options(kw: dict) -> Options:
+    extra = {"offload_arch": tuple(kw["offload_arch"])} if kw.get("offload_arch") else {}
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
                    translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"],
-                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"], max_file_size=kw["max_file_size"])
+                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"], max_file_size=kw["max_file_size"], **extra)
 
 
 def progress_factory(kw: dict):
@@ -106,16 +111,24 @@ def main() -> None:
     """hipmigrate: migrate CUDA projects to HIP/ROCm."""
 
 
+def offload_arch_option(f):
+    return click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
+                        help="AMD target to compile for (repeatable; default gfx90a and gfx940).")(f)
+
+
 @main.command()
 @click.argument("src", type=click.Path(path_type=Path))
 @click.option("--out", "-o", "out", type=str, default=None,
               help="Output folder (or file, or - for stdout, when SRC is one file).")
 @click.option("--in-place", is_flag=True, help="Migrate the clean git work tree SRC itself.")
+@click.option("--build", "then_build", is_flag=True, help="Then compile-check the output for the AMD targets.")
 @common
 @guarded
-def run(src: Path, out: str | None, in_place: bool, **kw) -> None:
+def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> None:
     """Migrate SRC (a folder or one file) into --out, or in place."""
     options = make_options(kw)
+    if then_build and (out is None or out == "-" or src.is_file()):
+        raise UsageError("--build needs a folder migrated into --out DST")
     if in_place == (out is not None):
         raise UsageError("give exactly one of --out DST and --in-place")
     if out == "-":
@@ -128,7 +141,37 @@ def run(src: Path, out: str | None, in_place: bool, **kw) -> None:
         finish(result, "run", kw["output_format"], to_stderr=True)
     result = api.run(src, Path(out) if out else None, options, in_place=in_place,
                      progress_factory=progress_factory(kw))
-    finish(result, "run", kw["output_format"])
+    if not then_build:
+        finish(result, "run", kw["output_format"])
+    built = api.build(Path(out), options.offload_arch, options.jobs)
+    if kw["output_format"] == "json":
+        click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),
+                               "build": build_render.as_dict(built)}, indent=2))
+    else:
+        text_render.render(result, Console(soft_wrap=True), "run")
+        build_render.render_text(built, Console(soft_wrap=True))
+    sys.exit(1 if result.problems or built.failed else 0)
+
+
+@main.command()
+@click.argument("dst", type=click.Path(path_type=Path))
+@offload_arch_option
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=2, show_default=True, help="Parallel compiles.")
+@click.option("--cmd", "command", default=None, help="Also run this build command in DST (with HIP_PLATFORM=amd).")
+@click.option("--project-build", is_flag=True, help="Also run DST's own migrated Makefile or CMake build.")
+@click.option("--no-compile-check", is_flag=True, help="Skip the per-unit compile checks (only the project build).")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@guarded
+def build(dst: Path, offload_arch: tuple[str, ...], jobs: int, command: str | None, project_build: bool,
+          no_compile_check: bool, output_format: str) -> None:
+    """Compile-check every migrated HIP unit of DST with hipcc for AMD targets."""
+    targets = offload_arch or Options().offload_arch
+    result = api.build(dst, targets, jobs, command, project_build, compile_units=not no_compile_check)
+    if output_format == "json":
+        click.echo(build_render.render_json(result), nl=False)
+    else:
+        build_render.render_text(result, Console(soft_wrap=True))
+    sys.exit(1 if result.failed else 0)
 
 
 @main.command()

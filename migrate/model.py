@@ -125,3 +125,47 @@ class MigrationResult:
     def problems(self) -> list[Finding]:
         """Findings that make `run` exit 1: input problems and errors."""
         return [f for f in self.findings if f.kind is RuleKind.INPUT or f.severity is Severity.ERROR]
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """One translation unit compiled for one AMD target."""
+
+    path: str  # relative to the migrated tree
+    target: str
+    status: str  # "ok", "failed"
+    seconds: float
+    findings: tuple[Finding, ...] = ()
+    command: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """The project's own build command (its migrated Makefile or CMake build, or --cmd)."""
+
+    command: str
+    status: str  # "ok", "failed", "timeout"
+    seconds: float
+    output_tail: str
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    root: str
+    source: str | None  # the original tree the findings are mapped back to, when known
+    targets: tuple[str, ...]
+    hipcc: str
+    hip_version: str
+    units: tuple[UnitResult, ...] = ()
+    skipped: tuple[str, ...] = ()  # sources that are not HIP (plain host C/C++)
+    project: CommandResult | None = None
+
+    @property
+    def failed(self) -> bool:
+        return any(u.status != "ok" for u in self.units) or (self.project is not None and self.project.status != "ok")
+
+    @property
+    def findings(self) -> list[Finding]:
+        out = [f for u in self.units for f in u.findings]
+        return out + list(self.project.findings if self.project else ())

@@ -1,21 +1,101 @@
-"""What HIP toolchain this machine has: hipcc/hipconfig and the HIP version they report."""
+"""The HIP toolchain of this machine, shared by `build` and `doctor`: where hipcc, hipconfig and the ROCm
+tools are, which HIP and clang they are, and which AMD targets hipcc really compiles for (probed)."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import tempfile
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+
+INSTALL_HINT = ("install hipcc: `sudo scripts/install-toolchain` (Debian 12/13: apt-get install hipcc and the "
+                "HIP library headers), or ROCm from AMD's packages (adds /opt/rocm/bin)")
+EXTRA_INCLUDE = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain")) / "include"
+PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void probe(int* p) { p[threadIdx.x] = 1; }\n"
+
+
+def amd_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for AMD builds: HIP_PLATFORM=amd, since nvcc on PATH would make hipcc pick NVIDIA."""
+    env = dict(os.environ if base is None else base)
+    env["HIP_PLATFORM"] = "amd"
+    return env
+
+
+def which(name: str) -> str | None:
+    """A tool on PATH, else in $ROCM_PATH/bin or /opt/rocm/bin."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for root in (os.environ.get("ROCM_PATH"), "/opt/rocm"):
+        if root and (Path(root) / "bin" / name).is_file():
+            return str(Path(root) / "bin" / name)
+    return None
+
+
+def _run(cmd: list[str], timeout: int = 60) -> str:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=amd_env())
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return proc.stdout + proc.stderr
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    hipcc: str | None
+    hipconfig: str | None
+    hip_version: str | None  # as hipconfig prints it, e.g. 5.2.21153-0
+    clang: str | None  # the clang behind hipcc, e.g. "Debian clang version 15.0.6"
+    rocm_path: str | None
+    platform: str | None  # what hipconfig reports with HIP_PLATFORM=amd forced
+
+    @property
+    def short_version(self) -> str | None:
+        m = re.match(r"(\d+)\.(\d+)", self.hip_version or "")
+        return f"{m.group(1)}.{m.group(2)}" if m else None
+
+    def include_dirs(self) -> list[Path]:
+        """Headers that hipcc does not find on its own (library headers unpacked by scripts/install-toolchain)."""
+        return [EXTRA_INCLUDE] if EXTRA_INCLUDE.is_dir() else []
 
 
 @lru_cache(maxsize=1)
+def discover() -> Toolchain:
+    hipcc, hipconfig = which("hipcc"), which("hipconfig")
+    version = clang = rocm = platform = None
+    if hipconfig:
+        version = _run([hipconfig, "--version"]).strip().splitlines()[0:1] or None
+        version = version[0] if version else None
+        full = _run([hipconfig, "--full"])
+        m = re.search(r"^(\S.*clang version [\d.]+)", full, re.M)
+        clang = m.group(1) if m else None
+        m = re.search(r"^ROCM_PATH\s*:\s*(\S+)", full, re.M)
+        rocm = m.group(1) if m else None
+        m = re.search(r"^HIP_PLATFORM\s*:\s*(\S+)", full, re.M)
+        platform = m.group(1) if m else None
+    return Toolchain(hipcc, hipconfig, version, clang, rocm, platform)
+
+
 def installed_hip_version() -> str | None:
-    """major.minor of the installed HIP (hipconfig --version), or None without one."""
-    tool = shutil.which("hipconfig")
-    if tool is None:
-        return None
-    try:
-        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    m = re.match(r"\s*(\d+)\.(\d+)", out)
-    return f"{m.group(1)}.{m.group(2)}" if m else None
+    """major.minor of the installed HIP, or None without one."""
+    return discover().short_version
+
+
+@lru_cache(maxsize=32)
+def accepts_target(target: str) -> bool:
+    """Does hipcc compile and link device code for `target`? Found by compiling a one-line kernel."""
+    tc = discover()
+    if tc.hipcc is None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="hipmigrate-probe-") as tmp:
+        source = Path(tmp) / "probe.hip"
+        source.write_text(PROBE_SOURCE)
+        try:
+            proc = subprocess.run([tc.hipcc, f"--offload-arch={target}", "-c", str(source), "-o", str(Path(tmp) / "p.o")],
+                                  capture_output=True, text=True, timeout=300, env=amd_env())
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return proc.returncode == 0

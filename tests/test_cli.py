@@ -1,4 +1,5 @@
 """The hipmigrate command: outputs, exit statuses, usage errors, in-place on real git repositories."""
+import json
 from pathlib import Path
 
 from tests.helpers import cli, cli_json, git, git_repo, read_tree, write_tree
@@ -44,6 +45,8 @@ def test_run_migrates_tree_and_copies_the_rest(tmp_path):
     result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
     assert result.exit_code == 0, result.output
     out = read_tree(tmp_path / "out")
+    state = json.loads(out.pop(".hipmigrate/run.json"))
+    assert state["source"] == str(src.resolve()) and state["summary"]["files_changed"] == 1
     assert out == {"k.cu": MIGRATED.encode(), "README.md": OTHER, "sub/util.h": b"int twice(int x);\n",
                    ".gitignore": b"build/\n"}
     assert "4 files, 1 migrated, 0 skipped; engine builtin" in result.output
@@ -69,7 +72,7 @@ def test_run_json_lists_conversions_with_places(tmp_path):
 def test_exclude_leaves_files_out(tmp_path):
     src = project(tmp_path)
     assert cli("run", src, "--out", tmp_path / "out", "--exclude", "sub/").exit_code == 0
-    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", "README.md", "k.cu"]
+    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", ".hipmigrate/run.json", "README.md", "k.cu"]
 
 
 def test_single_file_to_stdout_and_to_file(tmp_path):
@@ -87,7 +90,9 @@ def test_idempotent_on_its_own_output(tmp_path):
     code, doc = cli_json("run", tmp_path / "once", "--out", tmp_path / "twice")
     assert code == 0
     assert doc["summary"]["files_changed"] == 0
-    assert read_tree(tmp_path / "once") == read_tree(tmp_path / "twice")
+    once, twice = read_tree(tmp_path / "once"), read_tree(tmp_path / "twice")
+    assert once.pop(".hipmigrate/run.json") != twice.pop(".hipmigrate/run.json")  # each records its own run
+    assert once == twice
 
 
 def test_diff_prints_unified_diff_and_writes_nothing(tmp_path):
@@ -144,7 +149,7 @@ def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
     repo = git_repo(tmp_path / "repo", {"k.cu": KERNEL, ".gitignore": "*.log\n"})
     (repo / "run.log").write_text("cudaMalloc log\n")
     assert cli("run", repo, "--out", tmp_path / "out").exit_code == 0
-    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", "k.cu"]
+    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", ".hipmigrate/run.json", "k.cu"]
 
 
 def test_rules_lists_and_explains():
@@ -171,8 +176,9 @@ def test_jobs_give_the_same_result_as_one_process(tmp_path):
     src = write_tree(tmp_path / "src", files)
     assert cli("run", src, "--out", tmp_path / "one", "--jobs", "1").exit_code == 0
     assert cli("run", src, "--out", tmp_path / "two", "--jobs", "2").exit_code == 0
-    assert read_tree(tmp_path / "one") == read_tree(tmp_path / "two")
-    assert len(read_tree(tmp_path / "two")) == 30
+    one, two = read_tree(tmp_path / "one"), read_tree(tmp_path / "two")
+    one.pop(".hipmigrate/run.json"), two.pop(".hipmigrate/run.json")
+    assert one == two and len(two) == 30
 
 
 def test_engine_auto_uses_hipify_perl_when_found(tmp_path, hipify, monkeypatch):

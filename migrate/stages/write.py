@@ -22,8 +22,9 @@ def check_destination(source: Path, out: Path) -> None:
         raise UsageError(f"{out}: exists and is not an empty folder; give a new or empty folder with --out")
 
 
-def write_tree(inventory: Inventory, result: MigrationResult, out: Path) -> None:
-    """Build the whole output in a staging folder beside `out`, then move it into place in one rename."""
+def write_tree(inventory: Inventory, result: MigrationResult, out: Path, extra: dict[str, bytes] | None = None) -> None:
+    """Build the whole output in a staging folder beside `out`, then move it into place in one rename.
+    `extra` adds files of hipmigrate's own (the .hipmigrate/ state)."""
     check_destination(inventory.root, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
@@ -45,6 +46,9 @@ def write_tree(inventory: Inventory, result: MigrationResult, out: Path) -> None
                     shutil.copy2(f.path, target)
                 except OSError:
                     pass  # unreadable: already reported by the rewrite stage
+        for rel, data in (extra or {}).items():
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staging / rel).write_bytes(data)
         if out.exists():
             out.rmdir()
         os.rename(staging, out)

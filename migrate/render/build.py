@@ -1,0 +1,66 @@
+"""Output of `hipmigrate build`: a rich table per unit and target, or JSON (docs/json.md, "build")."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from rich.console import Console
+from rich.table import Table
+
+from migrate.model import BuildResult
+from migrate.render.json import finding_dict
+
+SCHEMA_VERSION = 1
+
+
+def as_dict(result: BuildResult) -> dict:
+    return {
+        "schema": SCHEMA_VERSION, "command": "build", "root": result.root, "source": result.source,
+        "targets": list(result.targets), "hipcc": result.hipcc, "hip_version": result.hip_version,
+        "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
+                   "command": list(u.command), "findings": [finding_dict(f) for f in u.findings]}
+                  for u in result.units],
+        "skipped": list(result.skipped),
+        "project": None if result.project is None else {
+            "command": result.project.command, "status": result.project.status, "seconds": result.project.seconds,
+            "output_tail": result.project.output_tail,
+            "findings": [finding_dict(f) for f in result.project.findings]},
+        "failed": result.failed,
+    }
+
+
+def render_json(result: BuildResult) -> str:
+    return json.dumps(as_dict(result), indent=2) + "\n"
+
+
+def render_text(result: BuildResult, console: Console) -> None:
+    ok = sum(1 for u in result.units if u.status == "ok")
+    console.print(f"[bold]hipmigrate build[/]: {len(result.units)} compiles ({ok} ok) of "
+                  f"{len({u.path for u in result.units})} units for {', '.join(result.targets)} with hipcc "
+                  f"{result.hip_version}; {len(result.skipped)} plain C/C++ units left to the project's build")
+    if result.units:
+        table = Table(title_justify="left")
+        for column in ("unit", "target", "status", "seconds", "errors"):
+            table.add_column(column, justify="right" if column in ("seconds", "errors") else "left")
+        for u in result.units:
+            errors = sum(1 for f in u.findings if f.severity.label == "error")
+            style = "green" if u.status == "ok" else "red"
+            table.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors))
+        console.print(table)
+    findings = [f for f in result.findings if f.severity.label == "error"]
+    if findings:
+        by_cause = Counter(f.code for f in findings)
+        console.print("errors by cause: " + ", ".join(f"{code} {n}" for code, n in sorted(by_cause.items())))
+        seen = set()
+        for f in findings:
+            key = (f.span.path, f.span.line, f.message.split(": ", 1)[-1])
+            if key in seen:
+                continue
+            seen.add(key)
+            console.print(f"  {f.span.path}:{f.span.line}:{f.span.column}: {f.code} {f.message}",
+                          markup=False, highlight=False)
+    if result.project is not None:
+        p = result.project
+        console.print(f"project build `{p.command}`: {p.status} in {p.seconds:.1f} s", markup=False)
+        if p.status != "ok":
+            console.print(p.output_tail[-2000:], markup=False, highlight=False)

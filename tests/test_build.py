@@ -1,0 +1,78 @@
+"""`hipmigrate build`: real hipcc compiles for AMD targets, diagnostics mapped to the original lines."""
+import json
+from pathlib import Path
+
+from migrate.build import diagnostics
+from tests.helpers import cli
+
+BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
+
+
+def test_broken_project_findings_at_the_original_lines_with_causes(tmp_path, hipcc):
+    out = tmp_path / "out"
+    result = cli("run", BROKEN, "--out", out, "--hip-version", "5.2", "--build", "--offload-arch", "gfx90a",
+                 "--output-format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)["build"]
+    assert doc["source"] == str(BROKEN) and doc["targets"] == ["gfx90a"]
+    assert {(u["path"], u["status"]) for u in doc["units"]} == {
+        ("inline_ptx.cu", "failed"), ("missing_header.cu", "failed"), ("type_mismatch.cu", "failed"),
+        ("unsupported_api.cu", "failed")}
+    found = sorted((f["path"], f["line"], f["code"]) for u in doc["units"] for f in u["findings"]
+                   if f["severity"] == "error")
+    assert found == [
+        ("inline_ptx.cu", 5, "BLD905"),  # line 6 of the migrated file: the added include is not counted
+        ("missing_header.cu", 3, "BLD901"),
+        ("type_mismatch.cu", 7, "BLD904"),
+        ("unsupported_api.cu", 7, "BLD902"),
+        ("unsupported_api.cu", 7, "BLD904"),
+    ]
+    saved = json.loads((out / ".hipmigrate" / "build.json").read_text())
+    assert saved["units"] == doc["units"]
+
+
+def test_clean_tree_builds_for_both_default_targets(tmp_path, hipcc):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+                              "int main() { float* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n")
+    (src / "host.cpp").write_text("int host_only() { return 1; }\n")
+    assert cli("run", src, "--out", tmp_path / "out").exit_code == 0
+    result = cli("build", tmp_path / "out", "--output-format", "json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    assert [(u["path"], u["target"], u["status"]) for u in doc["units"]] == [
+        ("k.cu", "gfx90a", "ok"), ("k.cu", "gfx940", "ok")]
+    assert doc["skipped"] == ["host.cpp"]
+
+
+def test_build_usage_errors(tmp_path, hipcc):
+    missing = cli("build", tmp_path / "nope")
+    assert missing.exit_code == 2 and "not a folder" in missing.stderr
+    (tmp_path / "t").mkdir()
+    bad = cli("build", tmp_path / "t", "--offload-arch", "gfx1100")
+    assert bad.exit_code == 2 and "cannot compile for it" in bad.stderr
+
+
+def test_diagnostics_are_classified_by_cause():
+    output = "\n".join([
+        "a.cu:3:10: fatal error: 'cudnn.h' file not found",
+        "a.cu:7:5: error: use of undeclared identifier 'cudaFoo'",
+        "a.cu:8:5: error: use of undeclared identifier 'helper'",
+        "a.cu:9:12: error: cannot initialize a variable of type 'float *' with an rvalue of type 'hipError_t'",
+        "<inline asm>:1:2: error: invalid instruction",
+        "a.cu:5:18: error: invalid instruction",
+        "a.cu:9:12: error: cannot initialize a variable of type 'float *' with an rvalue of type 'hipError_t'",
+        "a.cu:2:1: warning: unused variable 'x' [-Wunused-variable]",
+        "a.cu:4:1: error: expected ';' after expression",
+    ])
+    assert [(d.path, d.line, d.code, d.cause) for d in diagnostics.parse(output)] == [
+        ("a.cu", 3, "BLD901", "missing-header"),
+        ("a.cu", 7, "BLD902", "unsupported-api"),
+        ("a.cu", 8, "BLD903", "undeclared-identifier"),
+        ("a.cu", 9, "BLD904", "type-mismatch"),
+        ("<inline asm>", 1, "BLD905", "inline-asm"),
+        ("a.cu", 5, "BLD905", "inline-asm"),
+        ("a.cu", 2, "BLD907", "warning"),
+        ("a.cu", 4, "BLD906", "other"),
+    ]

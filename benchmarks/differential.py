@@ -67,7 +67,7 @@ def compare(root: Path) -> list[Disagreement]:
     originals = {f.rel: f.path.read_bytes() for f in inventory.cpp}
     _, result = api.analyse(root, options)
     ours = {r.path: r.new for r in result.files if r.new is not None}
-    theirs = hipify_perl.run(hipify_perl.find(), originals).data
+    theirs = hipify_perl.run(hipify_perl.find(), originals, quiet=True).data
     packs = default_packs()
     expected = {m.cuda: m.hip for m in packs.names.values()}
     found = []

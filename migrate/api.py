@@ -100,3 +100,16 @@ def registry():
 
 def packs():
     return default_packs()
+
+
+def doctor(targets: tuple[str, ...], probe=None):
+    """Check a machine for building migrated code for AMD `targets` and running it on an AMD GPU. `probe` holds the
+    machine's facts (migrate.doctor.Probe); None gathers this machine's by running the real tools."""
+    import re
+
+    from migrate.doctor import Probe, run as run_checks
+
+    bad = [t for t in targets if not re.fullmatch(r"gfx[0-9a-z-]+(:[a-z]+[+-])*", t)]
+    if bad:
+        raise UsageError(f"--offload-arch {bad[0]!r}: give an AMD target such as gfx90a or gfx942")
+    return run_checks(probe if probe is not None else Probe.of_this_machine(targets), targets)

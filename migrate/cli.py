@@ -215,3 +215,21 @@ def rules(code: str | None) -> None:
         return
     if not rules_render.explain(api.registry(), api.packs(), code.upper(), console):
         raise UsageError(f"no rule or pack with code {code!r}: `hipmigrate rules` lists them")
+
+
+@main.command()
+@offload_arch_option
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@guarded
+def doctor(offload_arch: tuple[str, ...], output_format: str) -> None:
+    """Check this machine: can it build migrated code for AMD GPUs, and run it on one?
+
+    Exit status 1 when building for AMD is blocked (no hipcc, a target hipcc rejects, HIP_PLATFORM=nvidia)."""
+    from migrate.render import doctor as doctor_render
+
+    report = api.doctor(offload_arch or Options().offload_arch)
+    if output_format == "json":
+        click.echo(doctor_render.render_json(report), nl=False)
+    else:
+        doctor_render.render_text(report, Console(soft_wrap=True))
+    sys.exit(0 if report.summary.can_build else 1)

@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tomllib
 import zipfile
 from collections import Counter, defaultdict
@@ -112,6 +113,18 @@ HIP_PACKAGES = ["libamdhip64-dev", "libhipblas-dev", "libhipfft-dev", "libhipspa
                 "libhiprand-dev", "libhipcub-dev", "libhipsolver-dev", "librccl-dev",
                 "librocrand-dev"]
 DEFAULT_SUITES = ["bookworm", "trixie", "sid"]
+# The HIP library packages whose headers must declare a HIP name that the second hipify-perl gives a
+# name of these families (other families: any inspected package).
+FAMILY_PACKAGES = {
+    "cublas": ("libhipblas-dev",), "curand": ("libhiprand-dev", "librocrand-dev"), "cufft": ("libhipfft-dev",),
+    "cusparse": ("libhipsparse-dev",), "cusolver": ("libhipsolver-dev",), "nccl": ("librccl-dev",),
+    "cub": ("libhipcub-dev",),
+}
+# Words that occur in every header without being a HIP declaration (cusolver_int_t -> int).
+CXX_KEYWORDS = {
+    "auto", "bool", "char", "char16_t", "char32_t", "const", "double", "enum", "float", "int", "long", "short",
+    "signed", "size_t", "struct", "union", "unsigned", "void", "volatile", "wchar_t",
+}
 
 
 def header_family(rel: str, origin: str) -> str | None:
@@ -806,6 +819,20 @@ def hip_header_files(root: Path) -> set[str]:
 WARN = re.compile(r'^\s*warning: (?P<file>.*?):(?P<line>\d+): (?P<what>unsupported device function|unsupported identifier|'
                   r'experimental identifier|deprecated identifier|removed identifier) "(?P<name>[^"]+)"(?P<rest>.*)$')
 WARN_LEFT = re.compile(r"^\s*warning: (?P<file>.*?):#(?P<line>\d+) : (?P<text>.*)$")
+# hipify-perl 7.x words its warnings differently: `FILE:LINE: warning: unsupported HIP identifier: NAME`,
+# `FILE:LINE: warning: unsupported device function "NAME": LINE TEXT`; they are read into the same kinds.
+WARN_NEW = re.compile(r'^\s*(?P<file>.*?):(?P<line>\d+): warning: (?P<what>unsupported HIP identifier|'
+                      r'unsupported device data type identifier|unsupported device function|'
+                      r'experimental ROCm HIP identifier|deprecated CUDA identifier|removed CUDA identifier)'
+                      r'(?: "(?P<qname>[^"]+)")?: (?P<name>\S+)(?P<rest>.*)$')
+WARN_NEW_KIND = {
+    "unsupported HIP identifier": "unsupported identifier",
+    "unsupported device data type identifier": "unsupported identifier",
+    "unsupported device function": "unsupported device function",
+    "experimental ROCm HIP identifier": "experimental identifier",
+    "deprecated CUDA identifier": "deprecated identifier",
+    "removed CUDA identifier": "removed identifier",
+}
 
 
 @dataclass
@@ -852,6 +879,12 @@ def run_hipify(hipify: str, lines: list[str], workdir: Path, tag: str, extra: li
         if m:
             result.warnings[int(m.group("line"))].append((m.group("what"), m.group("name"), m.group("rest").strip()))
             continue
+        m = WARN_NEW.match(wl)
+        if m:
+            name = m.group("qname") or m.group("name")
+            rest = "" if m.group("qname") else m.group("rest").strip()
+            result.warnings[int(m.group("line"))].append((WARN_NEW_KIND[m.group("what")], name, rest))
+            continue
         m = WARN_LEFT.match(wl)
         if m:
             result.left.add(int(m.group("line")))
@@ -871,6 +904,80 @@ def hipify_version(hipify: str, candidates: dict[str, tuple[str, Path]]) -> tupl
     if not m:
         raise SystemExit("gen_packs: cannot tell hipify-perl's version")
     return m.group(0), f"{m.group(1)}.{m.group(2)}"
+
+
+@dataclass
+class NameResults:
+    """What one hipify-perl made of the candidate lines."""
+    converted: dict[str, str] = field(default_factory=dict)     # CUDA name -> HIP name
+    unsupported: dict[str, str] = field(default_factory=dict)   # CUDA name -> warning kind
+    experimental: dict[str, str] = field(default_factory=dict)  # CUDA name -> warning text / how converted
+    exp_names: list[str] = field(default_factory=list)          # names given a second run with -experimental
+    odd: list[str] = field(default_factory=list)                # lines that became something else than a name
+
+
+def line_name(src: str) -> str:
+    """The CUDA name of a candidate line (`NAME()` or `NAME::x()`)."""
+    return src[: -len("::x()")] if src.endswith("::x()") else src[:-2]
+
+
+def convert_names(hipify: str, lines: list[str], work: Path, hcache: Path, tag: str, exp_tag: str) -> NameResults:
+    """Run hipify-perl over the candidate lines, then once more with -experimental over the names
+    its warnings call experimental and that it left as they were."""
+    res = run_hipify(hipify, lines, work, tag, cache=hcache)
+    out = NameResults()
+    for k, src in enumerate(lines, 1):
+        name = line_name(src)
+        outl = res.out[k]
+        m = re.fullmatch(r"(.*)::x\(\)", outl) if src.endswith("::x()") else re.fullmatch(r"(.*)\(\)", outl)
+        new = m.group(1) if m else None
+        for what, wname, rest in res.warnings.get(k, []):
+            if wname != name:
+                continue  # hipify-perl matches its lists as substrings
+            if what in ("unsupported identifier", "unsupported device function"):
+                out.unsupported[name] = what
+            elif what == "experimental identifier":
+                out.experimental[name] = rest
+        if new is None or not IDENT_RE.match(new):
+            out.odd.append(f"{src} -> {outl}")
+            continue
+        if new != name:
+            out.converted[name] = new
+    out.exp_names = sorted(n for n in out.experimental if n not in out.converted)
+    if out.exp_names:
+        res_x = run_hipify(hipify, [f"{n}()" for n in out.exp_names], work, exp_tag, ["-experimental"], cache=hcache)
+        for k, n in enumerate(out.exp_names, 1):
+            m = re.fullmatch(r"(.*)\(\)", res_x.out[k])
+            if m and IDENT_RE.match(m.group(1)) and m.group(1) != n:
+                out.converted[n] = m.group(1)
+                out.experimental[n] = "converted with -experimental"
+    return out
+
+
+def _version_tuple(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v))
+
+
+def pick_second_hipify(choice: str, primary: str, primary_full: str,
+                       candidates: dict[str, tuple[str, Path]]) -> tuple[str, str] | None:
+    """(path, version) of the hipify-perl that gets the names the first one leaves alone: `choice`
+    when it is a path, none for "none", else ("auto") the newest hipify-perl of the inspected suites
+    when it is newer than the first one."""
+    if choice == "none":
+        return None
+    if choice != "auto":
+        if not Path(choice).is_file():
+            raise SystemExit(f"gen_packs: no hipify-perl at {choice}")
+        return choice, hipify_version(choice, candidates)[0]
+    primary_bytes = Path(primary).read_bytes()
+    best: tuple[str, str] | None = None
+    for _suite, (ver, path) in sorted(candidates.items()):
+        if not path.is_file() or path.read_bytes() == primary_bytes:
+            continue
+        full = re.match(r"(\d+(?:\.\d+)*)", ver.split(":", 1)[-1]).group(1)
+        if _version_tuple(full) > _version_tuple(primary_full) and (best is None or _version_tuple(full) > _version_tuple(best[1])):
+            best = (str(path), full)
+    return best
 
 
 # --------------------------------------------------------------------------------------------
@@ -986,10 +1093,22 @@ def toml_row(row: dict) -> str:
     return "{ " + ", ".join(parts) + " }"
 
 
-def write_pack(path: Path, family: str, generated: str, names: dict, unsupported: dict, headers: dict) -> None:
+def write_pack(path: Path, family: str, generated: str, names: dict, unsupported: dict, headers: dict,
+               sources: dict[str, dict[str, str]] | None = None, legend: str = "") -> None:
+    """Write one pack; `sources` (table -> key -> text) marks rows with a trailing comment saying
+    where they come from, and `legend` (a comment at the top) says what the marks mean."""
     code, title = FAMILIES[family]
-    lines = [
-        f"# Generated by scripts/gen_packs.py -- do not edit; put corrections in overrides.toml.",
+    sources = sources or {}
+
+    def row_line(table: str, key: str, row: dict) -> str:
+        line = f"{toml_key(key)} = {toml_row(row)}"
+        src = sources.get(table, {}).get(key)
+        return f"{line}  # {src}" if src else line
+
+    lines = [f"# Generated by scripts/gen_packs.py -- do not edit; put corrections in overrides.toml."]
+    if legend:
+        lines += ["# " + part for part in textwrap.wrap(legend, 98)]
+    lines += [
         "",
         "[pack]",
         f"family = {toml_str(family)}",
@@ -999,11 +1118,11 @@ def write_pack(path: Path, family: str, generated: str, names: dict, unsupported
         "",
         "[names]",
     ]
-    lines += [f"{toml_key(k)} = {toml_row(names[k])}" for k in sorted(names)]
+    lines += [row_line("names", k, names[k]) for k in sorted(names)]
     lines += ["", "[unsupported]"]
-    lines += [f"{toml_key(k)} = {toml_row(unsupported[k])}" for k in sorted(unsupported)]
+    lines += [row_line("unsupported", k, unsupported[k]) for k in sorted(unsupported)]
     lines += ["", "[headers]"]
-    lines += [f"{toml_key(k)} = {toml_row(headers[k])}" for k in sorted(headers)]
+    lines += [row_line("headers", k, headers[k]) for k in sorted(headers)]
     text = "\n".join(lines) + "\n"
     tomllib.loads(text)  # must parse
     path.write_text(text, encoding="utf-8")
@@ -1094,6 +1213,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refresh", action="store_true", help="download the Debian packages again")
     ap.add_argument("--unpinned", action="store_true", help="take the newest NVIDIA wheels instead of the pinned ones")
     ap.add_argument("--keep-work", action="store_true", help="keep hipify-perl's scratch files (printed)")
+    ap.add_argument("--second-hipify-perl", default="auto",
+                    help="hipify-perl run over the names the first one leaves alone: a path, `none`, or `auto` "
+                         "(default: the newest hipify-perl of the inspected suites, when newer than the first)")
     args = ap.parse_args(argv)
 
     hipify = args.hipify_perl
@@ -1130,41 +1252,10 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="gen-packs-", dir=str(cache)))
     log(f"running hipify-perl over {len(lines)} names and {len(hdrs)} headers")
     hcache = cache / "hipify"
-    res = run_hipify(hipify, lines, work, "names", cache=hcache)
+    first = convert_names(hipify, lines, work, hcache, "names", "experimental")
+    converted, unsupported_warned, exp_names, odd = first.converted, first.unsupported, first.exp_names, first.odd
     res_h = run_hipify(hipify, [f"#include <{h}>" for h in hdrs], work, "headers_angle", cache=hcache)
     res_q = run_hipify(hipify, [f'#include "{h}"' for h in hdrs], work, "headers_quote", cache=hcache)
-
-    converted: dict[str, str] = {}
-    odd: list[str] = []
-    unsupported_warned: dict[str, str] = {}
-    experimental: dict[str, str] = {}
-    for k, src in enumerate(lines, 1):
-        name = src[:-2] if src.endswith("()") and "::" not in src else src[: -len("::x()")]
-        outl = res.out[k]
-        m = re.fullmatch(r"(.*)::x\(\)", outl) if src.endswith("::x()") else re.fullmatch(r"(.*)\(\)", outl)
-        new = m.group(1) if m else None
-        for what, wname, rest in res.warnings.get(k, []):
-            if wname != name:
-                continue  # hipify-perl matches its lists as substrings
-            if what in ("unsupported identifier", "unsupported device function"):
-                unsupported_warned[name] = what
-            elif what == "experimental identifier":
-                experimental[name] = rest
-        if new is None or not IDENT_RE.match(new):
-            odd.append(f"{src} -> {outl}")
-            continue
-        if new != name:
-            converted[name] = new
-
-    # names that hipify-perl converts only with -experimental
-    exp_names = sorted(n for n in experimental if n not in converted)
-    if exp_names:
-        res_x = run_hipify(hipify, [f"{n}()" for n in exp_names], work, "experimental", ["-experimental"], cache=hcache)
-        for k, n in enumerate(exp_names, 1):
-            m = re.fullmatch(r"(.*)\(\)", res_x.out[k])
-            if m and IDENT_RE.match(m.group(1)) and m.group(1) != n:
-                converted[n] = m.group(1)
-                experimental[n] = "converted with -experimental"
 
     header_map: dict[str, str] = {}
     header_odd: list[str] = []
@@ -1178,6 +1269,25 @@ def main(argv: list[str] | None = None) -> int:
         if ha is not None and ha != h:
             header_map[h] = ha
 
+    # 3b. the second (newer) hipify-perl, over the names and headers the first one leaves alone
+    second = pick_second_hipify(args.second_hipify_perl, hipify, hipify_full, suite_hipify)
+    second_label = f"hipify-perl {second[1]}" if second else None
+    sec = NameResults()
+    sec_headers: dict[str, str] = {}
+    lines2: list[str] = []
+    if second:
+        lines2 = [src for src in lines if line_name(src) not in converted]
+        odd_headers = {o.split(":", 1)[0] for o in header_odd}
+        hdrs2 = [h for h in hdrs if h not in header_map and h not in odd_headers]
+        log(f"running {second_label} ({second[0]}) over the {len(lines2)} names and {len(hdrs2)} headers "
+            f"hipify-perl {hipify_full} leaves alone")
+        sec = convert_names(second[0], lines2, work, hcache, "names2", "experimental2")
+        res_h2 = run_hipify(second[0], [f"#include <{h}>" for h in hdrs2], work, "headers2", cache=hcache)
+        for k, h in enumerate(hdrs2, 1):
+            a = re.fullmatch(r"#include <(.*)>", res_h2.out[k])
+            if a and a.group(1) != h:
+                sec_headers[h] = a.group(1)
+
     # 4. HIP declarations by release
     log("indexing HIP header sets")
     by_set: list[tuple[HeaderSet, set[str], set[str]]] = []
@@ -1187,32 +1297,73 @@ def main(argv: list[str] | None = None) -> int:
     all_hip_files: set[str] = set().union(*(f for _, _, f in by_set)) if by_set else set()
     installed_ids = hip_identifiers(Path(args.installed_hip))
 
-    def since_of(hip_name: str) -> str | None:
-        found = [s.release for s, ids, _ in by_set if hip_name in ids]
+    def since_of(hip_name: str, packages: tuple[str, ...] | None = None) -> str | None:
+        found = [s.release for s, ids, _ in by_set if hip_name in ids and (packages is None or s.package in packages)]
         return min(found, key=version_key) if found else None
+
+    # which answers of the second hipify-perl become rows: the HIP name must be declared by the
+    # inspected headers (those of the family's HIP library, where it has one)
+    second_rows: dict[str, str] = {}
+    second_left: dict[str, list[str]] = defaultdict(list)   # family -> "NAME -> HIP (why)"
+    for name, hip in sorted(sec.converted.items()):
+        d = decls[name]
+        pkgs = FAMILY_PACKAGES.get(d.family)
+        if hip in CXX_KEYWORDS:
+            second_left[d.family].append(f"{name} -> {hip} (a C++ keyword)")
+        elif since_of(hip, pkgs) is None:
+            where = "/".join(pkgs) if pkgs else "any inspected package"
+            second_left[d.family].append(f"{name} -> {hip} (not declared in {where})")
+        else:
+            second_rows[name] = hip
+    second_header_rows: dict[str, str] = {}
+    second_header_left: list[str] = []
+    for h, hip in sorted(sec_headers.items()):
+        folder = f"{hip.rsplit('.', 1)[0]}/{hip}"  # hipsolver.h -> hipsolver/hipsolver.h (the packages' layout)
+        if hip in all_hip_files:
+            second_header_rows[h] = hip
+        elif "/" not in hip and folder in all_hip_files:
+            second_header_rows[h] = folder
+        else:
+            second_header_left.append(f"{h} -> \"{hip}\"")
 
     # 5. packs
     packs = {fam: {"names": {}, "unsupported": {}, "headers": {}} for fam in FAMILIES}
+    sources: dict[str, dict[str, str]] = {"names": {}, "headers": {}}  # rows not from the first hipify-perl
     for name, hip in sorted(converted.items()):
         d = decls[name]
         since = since_of(hip) or hipify_release  # no inspected header declares it: hipify-perl's version
         packs[d.family]["names"][name] = {"hip": hip, "kind": d.kind, "since": since}
+    for name, hip in sorted(second_rows.items()):
+        d = decls[name]
+        packs[d.family]["names"][name] = {"hip": hip, "kind": d.kind, "since": since_of(hip, FAMILY_PACKAGES.get(d.family))}
+        sources["names"][name] = second_label
+    rccl_sets = [(s, ids) for s, ids, _ in by_set if s.package == "librccl-dev"]
+    rccl_ids: set[str] = set().union(*(ids for _, ids in rccl_sets)) if rccl_sets else set()
+    nccl_kept: list[str] = []  # NCCL API names that RCCL declares (supported under the same name)
     unsupported_left: list[str] = []
     for name, d in sorted(decls.items()):
-        if name in converted:
+        if name in converted or name in second_rows:
             continue
+        api = not (d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name)
+                   or name in attr_macros)
+        if d.family == "nccl" and name in rccl_ids:
+            if api or name in unsupported_warned:
+                nccl_kept.append(name)
+            continue  # RCCL keeps the NCCL names: whatever it declares is supported as it is
         if name in unsupported_warned:
             packs[d.family]["unsupported"][name] = {"kind": d.kind}
             continue
-        if (d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name)
-                or name in attr_macros):
+        if not api:
             continue
         if name in all_hip_ids:
-            continue  # HIP keeps the name (e.g. NCCL names in RCCL, __half)
+            continue  # HIP keeps the name (e.g. __half)
         packs[d.family]["unsupported"][name] = {"kind": d.kind}
         unsupported_left.append(name)
     for h, hip in sorted(header_map.items()):
         packs[cuda_headers[h]]["headers"][h] = {"hip": hip}
+    for h, hip in sorted(second_header_rows.items()):
+        packs[cuda_headers[h]]["headers"][h] = {"hip": hip}
+        sources["headers"][h] = second_label
 
     # 6. overrides
     ov_path = Path(args.overrides) if args.overrides else out_dir / "overrides.toml"
@@ -1242,12 +1393,19 @@ def main(argv: list[str] | None = None) -> int:
                         p["names"].pop(key, None)
                         p["unsupported"].pop(key, None)
                 packs[fam][table][key] = dict(row)
+                src_table = "headers" if table == "headers" else "names"
+                if table == "unsupported":
+                    sources["names"].pop(key, None)
+                else:
+                    sources[src_table][key] = "overrides.toml"
                 applied += 1
         for key in tables.get("drop", {}).get("names", []):
             for p in packs.values():
                 p["names"].pop(key, None)
                 p["unsupported"].pop(key, None)
                 p["headers"].pop(key, None)
+            sources["names"].pop(key, None)
+            sources["headers"].pop(key, None)
             applied += 1
     validate(packs)
     headers_missing = [f"{h} -> {r['hip']}" for p in packs.values() for h, r in sorted(p["headers"].items())
@@ -1257,24 +1415,74 @@ def main(argv: list[str] | None = None) -> int:
     releases = sorted({s.version.split("-")[0].split("+")[0] for s in sets if s.package == "libamdhip64-dev"},
                       key=lambda v: [int(x) for x in re.findall(r"\d+", v)])
     libs = ", ".join(f"{d.replace('nvidia-', '').replace('-cu13', '')} {v}" for d, (v, _) in sorted(wheels.items()))
-    generated = (f"scripts/gen_packs.py from CUDA {cuda_version} headers ({libs}), hipify-perl {hipify_full}, "
+    engines = f"hipify-perl {hipify_full}" + (f" (then {second_label} for the names it leaves alone)" if second else "")
+    generated = (f"scripts/gen_packs.py from CUDA {cuda_version} headers ({libs}), {engines}, "
                  f"HIP headers {'/'.join(releases)} (Debian {'/'.join(suites)})")
+    legend = (f"Rows without a comment: hipify-perl {hipify_full}."
+              + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
+                 f" to a name the inspected HIP headers declare." if second else "")
+              + " `# overrides.toml`: a hand-checked row.")
     for fam, p in packs.items():
-        write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"])
+        write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"],
+                   sources=sources, legend=legend)
 
     # 8. summary
     print(f"packs written to {out_dir} ({generated})")
-    print(f"{'family':<20}{'code':<8}{'names':>7}{'unsupp.':>9}{'headers':>9}")
+    src_count = {fam: Counter(sources["names"].get(n, f"hipify-perl {hipify_full}") for n in p["names"])
+                 for fam, p in packs.items()}
+    print(f"{'family':<20}{'code':<8}{'names':>7}{'unsupp.':>9}{'headers':>9}   rows by source")
     tot = Counter()
     for fam, p in packs.items():
-        print(f"{fam:<20}{FAMILIES[fam][0]:<8}{len(p['names']):>7}{len(p['unsupported']):>9}{len(p['headers']):>9}")
+        by_src = ", ".join(f"{c} {k}" for k, c in sorted(src_count[fam].items(), key=lambda kv: (-kv[1], kv[0])))
+        print(f"{fam:<20}{FAMILIES[fam][0]:<8}{len(p['names']):>7}{len(p['unsupported']):>9}{len(p['headers']):>9}"
+              f"   {by_src or '-'}")
         tot.update({"names": len(p["names"]), "unsupported": len(p["unsupported"]), "headers": len(p["headers"])})
-    print(f"{'total':<28}{tot['names']:>7}{tot['unsupported']:>9}{tot['headers']:>9}")
+        tot.update(src_count[fam])
+    print(f"{'total':<28}{tot['names']:>7}{tot['unsupported']:>9}{tot['headers']:>9}   "
+          + ", ".join(f"{tot[k]} {k}" for k in sorted({k for c in src_count.values() for k in c}, key=lambda k: -tot[k])))
     print(f"overrides applied: {applied}; unsupported by hipify-perl's warnings: "
-          f"{sum(1 for n in unsupported_warned if n not in converted)}; unconverted CUDA API names: {len(unsupported_left)}")
+          f"{sum(1 for n in unsupported_warned if n not in converted and n not in second_rows)}; "
+          f"unconverted CUDA API names: {len(unsupported_left)}")
     print(f"converted only with -experimental: {sum(1 for n in exp_names if n in converted)}; "
           f"rows whose HIP name no inspected header declares: "
           f"{sum(1 for p in packs.values() for r in p['names'].values() if r['hip'] not in all_hip_ids)}")
+    if second:
+        second_rows_fam = Counter(decls[n].family for n in second_rows)
+        fams = sorted(set(second_rows_fam) | set(second_left), key=FAMILY_ORDER.index)
+        print(f"{second_label} over the {len(lines2)} names hipify-perl {hipify_full} leaves alone: converts "
+              f"{len(sec.converted)} ({sum(1 for n in sec.exp_names if n in sec.converted)} with -experimental); "
+              f"rows: {len(second_rows)}, left out: {sum(len(v) for v in second_left.values())} (per family rows/left out: "
+              + ", ".join(f"{f} {second_rows_fam[f]}/{len(second_left[f])}" for f in fams) + ")")
+        for fam in fams:
+            if second_left[fam]:
+                print(f"  {fam}, left out ({len(second_left[fam])}): " + "; ".join(second_left[fam][:8])
+                      + ("; ..." if len(second_left[fam]) > 8 else ""))
+        print(f"{second_label} over the headers hipify-perl {hipify_full} leaves alone: "
+              + (", ".join(f"{h} -> {hip}" for h, hip in sorted(second_header_rows.items())) or "no rows")
+              + (f"; left out (not shipped by an inspected package): {', '.join(second_header_left)}" if second_header_left else ""))
+    else:
+        print("no second hipify-perl (none newer among the inspected suites, or --second-hipify-perl none)")
+    # NCCL: RCCL keeps the names, so its headers decide what is supported
+    nccl_unsupp = sorted(packs["nccl"]["unsupported"])
+    if rccl_sets:
+        vers = []
+        for s, _ in rccl_sets:
+            h = s.root / "rccl" / "rccl.h"
+            txt = read_text(h) if h.is_file() else ""
+            api = ".".join(m.group(1) for m in re.finditer(r"#define\s+NCCL_(?:MAJOR|MINOR|PATCH)\s+(\d+)", txt))
+            vers.append(f"{s.suite} {s.version}" + (f", NCCL API {api}" if api else ""))
+        print(f"nccl: RCCL's headers (librccl-dev: {'; '.join(vers)}) declare {len(nccl_kept)} of the NCCL names "
+              f"checked (kept as they are); {len(nccl_unsupp)} they lack are [unsupported]: {', '.join(nccl_unsupp)}")
+    else:
+        print(f"nccl: no inspected suite packages librccl-dev; the {len(nccl_unsupp)} [unsupported] names are "
+              f"hipify-perl's verdict and the names no HIP header declares")
+    # Cooperative groups: HIP keeps the names (namespace cooperative_groups of hip/hip_cooperative_groups.h)
+    cg = sorted(n for n, d in decls.items() if d.family == "cooperative_groups" and not d.internal and d.kind != "macro")
+    hip_core = set().union(*(ids for s, ids, _ in by_set if s.package == "libamdhip64-dev")) if by_set else set()
+    cg_missing = [n for n in cg if n not in hip_core]
+    print(f"cooperative_groups: of {len(cg)} public names, hipify-perl {hipify_full} renames "
+          f"{sum(1 for n in cg if n in converted)}" + (f", {second_label} {sum(1 for n in cg if n in sec.converted)}" if second else "")
+          + f"; HIP's headers declare {len(cg) - len(cg_missing)} under the same name; not declared: {', '.join(cg_missing) or '-'}")
     lower: dict[str, list[str]] = defaultdict(list)
     for ident in all_hip_ids:
         lower[ident.lower()].append(ident)

@@ -1,6 +1,6 @@
-"""The built-in engine against hipify-perl on the samples and a generated corpus: every identifier either
-both rename the same way, or the disagreement has a stated reason why hipmigrate's answer is right.
-(benchmarks/differential.py runs the same comparison over the full 200-file corpus.)"""
+"""The built-in engine against hipify-perl on the samples and the generated 200-file corpus of the speed
+benchmark: every identifier either both rename the same way, or the disagreement has a stated reason why
+hipmigrate's answer is right. (`python benchmarks/differential.py` prints the same table.)"""
 import sys
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import differential  # noqa: E402
 
 def test_engines_agree_or_disagree_for_a_stated_reason(tmp_path):
     need_tool("hipify-perl")
-    root = differential.corpus_with_samples(tmp_path, files=10, lines=2500)
+    root = differential.corpus_with_samples(tmp_path, files=200, lines=100_000)
     found = differential.compare(root)
     unexplained = [d for d in found if d.reason == "UNEXPLAINED"]
     assert unexplained == [], differential.table(unexplained)

@@ -12,6 +12,17 @@ def where(f) -> str:
     return f"{f.span.path}:{f.span.line}:{f.span.column}"
 
 
+def listing(console: Console, findings, heading: str, limit: int, with_code: bool) -> None:
+    if not findings:
+        return
+    console.print(f"[bold yellow]{len(findings)} {heading}:")
+    for f in findings[:limit]:
+        code = f"{f.code} " if with_code else ""
+        console.print(f"  {where(f)}: {code}{f.message}", markup=False, highlight=False)
+    if len(findings) > limit:
+        console.print(f"  ... and {len(findings) - limit} more (use --output-format json for all)")
+
+
 def render(result: MigrationResult, console: Console, command: str, limit: int = 50) -> None:
     s = summarize(result)
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
@@ -25,17 +36,7 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
             table.add_row(family, str(count))
         table.add_row("[bold]total[/]", f"[bold]{sum(s.conversions.values())}[/]")
         console.print(table)
-    if s.unsupported:
-        console.print(f"[bold yellow]{len(s.unsupported)} unsupported identifiers[/] (left unchanged):")
-        for f in s.unsupported[:limit]:
-            console.print(f"  {where(f)}: {f.message}", markup=False, highlight=False)
-        if len(s.unsupported) > limit:
-            console.print(f"  ... and {len(s.unsupported) - limit} more (use --output-format json for all)")
-    if s.warnings:
-        console.print(f"[bold yellow]{len(s.warnings)} warnings[/]:")
-        for f in s.warnings[:limit]:
-            console.print(f"  {where(f)}: {f.code} {f.message}", markup=False, highlight=False)
-        if len(s.warnings) > limit:
-            console.print(f"  ... and {len(s.warnings) - limit} more (use --output-format json for all)")
+    listing(console, s.unsupported, "unsupported identifiers[/] (left unchanged)", limit, with_code=False)
+    listing(console, s.warnings, "warnings[/]", limit, with_code=True)
     if result.destination:
         console.print(f"output: {result.destination}")

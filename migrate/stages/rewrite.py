@@ -13,7 +13,7 @@ from typing import Callable
 from migrate.build.cmake import CMakeContext
 from migrate.build.make import MakeContext
 from migrate.cpp import hipify_perl, token_diff
-from migrate.cpp.context import CppContext
+from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import translate
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
@@ -94,6 +94,10 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
     if engine.name == "hipify-perl":
         results.update(_with_hipify_perl(cpp, options, target, progress))
     elif options.jobs > 1 and len(cpp) > 1:
+        # Load the packs, rules and token regex before forking: the workers inherit them instead of
+        # each parsing the packs again.
+        candidates_for(default_packs())
+        _rules()
         with ProcessPoolExecutor(max_workers=options.jobs) as pool:
             for r in pool.map(_worker, [(f, options, target) for f in cpp], chunksize=max(1, len(cpp) // (8 * options.jobs))):
                 results[r.path] = r

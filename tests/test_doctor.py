@@ -78,6 +78,13 @@ def test_version_lines_of_rocm_smi_and_amd_smi():
         "amd_hsmp": None}
 
 
+def test_version_fields_skip_error_lines_printed_before_them():
+    text = ("ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)\n"
+            "AMDSMI Tool: 26.1.0+b5522cc8 | AMDSMI Library version: 26.1.0 | ROCm version: N/A\n")
+    assert parsers.parse_version_fields(text) == {"AMDSMI Tool": "26.1.0+b5522cc8", "AMDSMI Library": "26.1.0",
+                                                  "ROCm": None}
+
+
 def test_amd_smi_static_asic_list_and_gpu_data_wrapper():
     expected = (Gpu(0, "gfx942", "AMD Instinct MI300X", 304, "amd-smi"),
                 Gpu(1, "gfx942", "AMD Instinct MI300X", 304, "amd-smi"))
@@ -178,7 +185,8 @@ def test_consumer_rdna_gpu_mentions_the_override_only_as_information():
     support = report.check("gpu gfx1032 support")
     assert support.status is Status.INFO and support.fix is None
     assert "HSA_OVERRIDE_GFX_VERSION=10.3.0 (treated as gfx1030)" in support.detail
-    assert report.check("rocm-smi").detail == "/usr/bin/rocm-smi: ROCM-SMI 3.0.0+0e0d9cb, ROCM-SMI-LIB 7.5.0; lists 1 GPU"
+    assert report.check("rocm-smi").detail == ("/usr/bin/rocm-smi: ROCM-SMI 3.0.0+0e0d9cb, ROCM-SMI-LIB 7.5.0; "
+                                               "lists 1 GPU")
 
 
 def test_gpus_come_from_rocm_smi_text_then_amd_smi_when_rocminfo_lists_none():
@@ -302,8 +310,10 @@ def test_missing_hip_runtime():
 
 
 @pytest.mark.parametrize("printed,status,detail", [
-    ("2.4.1+rocm6.1 6.1.40091-a8dbc0c19 None\n", Status.OK, "torch 2.4.1+rocm6.1, a ROCm build (HIP 6.1.40091-a8dbc0c19)"),
-    ("2.5.1+cu121 None 12.1\n", Status.WARNING, "torch 2.5.1+cu121 is a CUDA build (CUDA 12.1): it cannot use AMD GPUs"),
+    ("2.4.1+rocm6.1 6.1.40091-a8dbc0c19 None\n", Status.OK,
+     "torch 2.4.1+rocm6.1, a ROCm build (HIP 6.1.40091-a8dbc0c19)"),
+    ("2.5.1+cu121 None 12.1\n", Status.WARNING,
+     "torch 2.5.1+cu121 is a CUDA build (CUDA 12.1): it cannot use AMD GPUs"),
     ("2.5.1+cpu None None\n", Status.WARNING, "torch 2.5.1+cpu is a CPU-only build: it uses no GPU"),
 ])
 def test_torch_build_kinds(printed, status, detail):

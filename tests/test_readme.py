@@ -42,3 +42,14 @@ def test_install_and_migrate_command_in_a_fresh_venv(tmp_path):
     # without --hip-version the target is the installed hipcc's (5.2 here) or the packs' newest
     if shutil.which("hipconfig"):
         assert (out / "saxpy_streams.cu").read_bytes() == (expected / "saxpy_streams.cu").read_bytes()
+
+
+def test_every_package_folder_is_installed():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {"migrate." + p.relative_to(ROOT / "migrate").as_posix().replace("/", ".")
+               for p in (ROOT / "migrate").rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    folders |= {"migrate.rules." + p.relative_to(ROOT / "rules").as_posix().replace("/", ".")
+                for p in (ROOT / "rules").rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    assert folders | {"migrate", "migrate.rules"} == listed

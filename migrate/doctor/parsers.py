@@ -132,14 +132,15 @@ def parse_version_fields(text: str) -> dict[str, str | None]:
 
     rocm-smi: 'ROCM-SMI version: 3.0.0+e68c0d1' / 'ROCM-SMI-LIB version: 7.5.0'
     amd-smi:  'AMDSMI Tool: 25.3.0+ede62f2 | AMDSMI Library version: 25.3.0 | ROCm version: 6.4.0 | ...'
+    Only values that look like versions (a leading digit, or N/A) are kept.
     """
     out: dict[str, str | None] = {}
     lines = [line for line in strip_ansi(text).splitlines() if not line.lstrip().startswith("#")]
     for piece in re.split(r"[|\n]", "\n".join(lines)):
         label, sep, value = piece.partition(":")
         label, value = label.strip(), value.strip()
-        if not sep or not label or not value or " " in value:
-            continue
+        if not sep or not label or " " in value or not (value[:1].isdigit() or value == "N/A"):
+            continue  # not a version: 'ERROR:root:...' lines, 'Platform: Linux Baremetal'
         label = re.sub(r"\s+version$", "", label, flags=re.I)
         out[label] = _known(value)
     return out

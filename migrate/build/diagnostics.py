@@ -1,0 +1,63 @@
+"""Compiler diagnostics (clang's `file:line:col: error: message`) read into findings, grouped by cause."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<level>fatal error|error|warning): "
+                        r"(?P<message>.*)$", re.M)
+CUDA_NAME = re.compile(r"'((?:cuda|cu[A-Z]|CU_|cublas|CUBLAS|curand|CURAND|cufft|CUFFT|cusparse|CUSPARSE|cusolver|"
+                       r"nccl|nvrtc|__nv|nvcuda)\w*)'")
+
+# cause -> (code, title); the order of CAUSES is the order in which the patterns are tried
+CAUSES = [
+    ("missing-header", "BLD901", "missing header", re.compile(r"file not found|cannot open source file")),
+    ("unsupported-api", "BLD902", "CUDA API without a HIP counterpart",
+     re.compile(r"undeclared identifier '(?:cuda|cu[A-Z]|CU_|cublas|CUBLAS|curand|cufft|cusparse|cusolver|nvrtc|__nv)|"
+                r"unknown type name '(?:cuda|CU|cublas|curand|cufft|cusparse|cusolver|nvrtc|__nv)")),
+    ("inline-asm", "BLD905", "inline assembly the AMD target does not accept",
+     re.compile(r"invalid output constraint|invalid input constraint|unknown token in expression|"
+                r"invalid instruction|instruction not supported|inline asm|in asm")),
+    ("undeclared-identifier", "BLD903", "undeclared identifier",
+     re.compile(r"undeclared identifier|unknown type name|no member named|no template named|was not declared")),
+    ("type-mismatch", "BLD904", "type mismatch",
+     re.compile(r"cannot initialize|no matching (?:function|constructor|member)|incompatible|cannot convert|"
+                r"invalid operands|no viable conversion|static assertion failed|static_assert")),
+    ("other", "BLD906", "other compile error", re.compile(r"")),
+]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    line: int
+    column: int
+    level: str  # "error" or "warning" ("fatal error" is an error)
+    message: str
+    cause: str
+    code: str
+
+
+def classify(message: str) -> tuple[str, str]:
+    for cause, code, _, pattern in CAUSES:
+        if pattern.search(message):
+            return cause, code
+    return "other", "BLD906"
+
+
+def parse(output: str) -> list[Diagnostic]:
+    found, seen = [], set()
+    for m in DIAGNOSTIC.finditer(output):
+        level = "error" if "error" in m.group("level") else "warning"
+        message = m.group("message").strip()
+        key = (m.group("path"), m.group("line"), m.group("col"), message)
+        if key in seen:  # one diagnostic per offload target and host pass: report it once
+            continue
+        seen.add(key)
+        cause, code = classify(message) if level == "error" else ("warning", "BLD907")
+        found.append(Diagnostic(m.group("path"), int(m.group("line")), int(m.group("col")), level, message, cause, code))
+    return found
+
+
+def title(cause: str) -> str:
+    return next((t for c, _, t, _ in CAUSES if c == cause), "compiler warning")

@@ -1,0 +1,95 @@
+"""Compiler flags for compile checks: from compile_commands.json when there is one, else include paths,
+defines and the C++ standard read off the migrated CMake files and Makefiles."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from functools import lru_cache
+from pathlib import Path
+
+from migrate.build.cmake import CMakeContext
+from migrate.build.make import MakeContext
+from migrate.options import Options
+from migrate.packs import default_packs
+
+DEFAULT_STD = "-std=c++17"
+CMAKE_DIRS = ("include_directories", "target_include_directories")
+CMAKE_DEFS = ("add_compile_definitions", "add_definitions", "target_compile_definitions")
+CMAKE_VARS = re.compile(r"\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_SOURCE_DIR|PROJECT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}")
+KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
+
+
+@lru_cache(maxsize=8)
+def compile_database(root: Path) -> dict[Path, list[str]]:
+    """Per-file -I/-D/-std flags from a compile_commands.json at the root or in build/."""
+    for candidate in (root / "compile_commands.json", root / "build" / "compile_commands.json"):
+        if candidate.is_file():
+            try:
+                entries = json.loads(candidate.read_text())
+            except ValueError:
+                return {}
+            out = {}
+            for e in entries:
+                args = e.get("arguments") or shlex.split(e.get("command", ""))
+                directory = Path(e.get("directory", root))
+                out[(directory / e["file"]).resolve()] = [a for a in args if a.startswith(("-I", "-D", "-std="))]
+            return out
+    return {}
+
+
+def _cmake_flags(path: Path, root: Path) -> list[str]:
+    ctx = CMakeContext(path.relative_to(root).as_posix(), path.read_bytes(), Options(), default_packs(), "7.0")
+    out = []
+    for command in ctx.named(*CMAKE_DIRS, *CMAKE_DEFS, "set"):
+        values = [a.value for a in command.args]
+        if command.name == "set" and values[:1] == ["CMAKE_CXX_STANDARD"] and len(values) > 1:
+            out.append(f"-std=c++{values[1]}")
+        elif command.name in CMAKE_DIRS:
+            for v in values[1 if command.name.startswith("target") else 0:]:
+                if v not in KEYWORDS and "$<" not in v:
+                    d = Path(CMAKE_VARS.sub(str(path.parent), v))
+                    out.append(f"-I{d if d.is_absolute() else path.parent / d}")
+        elif command.name in CMAKE_DEFS:
+            for v in values[1 if command.name.startswith("target") else 0:]:
+                if v not in KEYWORDS:
+                    out.append(v if v.startswith("-D") else f"-D{v}")
+    return out
+
+
+def _make_flags(path: Path, root: Path) -> list[str]:
+    ctx = MakeContext(path.relative_to(root).as_posix(), path.read_bytes(), Options(), default_packs(), "7.0")
+    out = []
+    for line in ctx.lines:
+        for w in line.words if line.kind in ("assign", "recipe") else ():
+            if w.text.startswith("-I") and "$" not in w.text:
+                d = Path(w.text[2:])
+                out.append(f"-I{d if d.is_absolute() else path.parent / d}")
+            elif w.text.startswith(("-D", "-std=")) and "$" not in w.text:
+                out.append(w.text)
+    return out
+
+
+def project_flags(root: Path) -> list[str]:
+    """Flags that apply to every unit: what the build files say, de-duplicated, with a C++ standard."""
+    out: list[str] = []
+    for path in sorted(root.rglob("*")):
+        if ".hipmigrate" in path.parts or not path.is_file():
+            continue
+        if path.name == "CMakeLists.txt" or path.suffix == ".cmake":
+            out += _cmake_flags(path, root)
+        elif path.name in ("Makefile", "makefile", "GNUmakefile") or path.suffix == ".mk":
+            out += _make_flags(path, root)
+    if not any(f.startswith("-std=") for f in out):
+        out.append(DEFAULT_STD)
+    return list(dict.fromkeys(out))
+
+
+def unit_flags(root: Path, unit: Path, base: list[str], extra: list[str]) -> list[str]:
+    """The unit's own flags from the compile database, else `base`; then `extra` (toolchain headers) and the
+    unit's folder and the tree's root as include paths."""
+    own = compile_database(root).get(unit.resolve())
+    flags = own if own is not None else base
+    if not any(f.startswith("-std=") for f in flags):
+        flags = [*flags, DEFAULT_STD]
+    return [*flags, *extra, f"-I{unit.parent}", f"-I{root}"]

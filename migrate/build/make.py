@@ -1,0 +1,100 @@
+"""Makefiles as logical lines (continuations joined) split into words with byte spans.
+
+Make has no tree-sitter grammar on PyPI; this reads it the way make does: a line ending in a backslash
+continues, `#` starts a comment outside recipes, a recipe line starts with a tab, an assignment is
+`NAME op value`, and words are split on blanks, keeping `$(...)`/`${...}` references whole.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from migrate.context import FileContext
+
+ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)")
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Line:
+    start: int  # byte offset of the logical line
+    end: int  # end of its last physical line (before the newline)
+    kind: str  # "recipe", "assign", "rule", "comment", "other"
+    words: tuple[Word, ...]  # of the value (assignments), of the command (recipes), of the whole line otherwise
+    variable: str = ""  # the assigned variable
+    text: str = ""  # the logical line, continuations joined with a blank
+
+
+def split_words(data: bytes, start: int, end: int) -> list[Word]:
+    """Blank-separated words of data[start:end], `$(...)` kept whole, a `#` comment ending the words;
+    backslash-newlines count as blanks."""
+    words, i, depth, word_start = [], start, 0, None
+    while i < end:
+        ch = data[i:i + 1]
+        if depth == 0 and ch == b"#" and (i == start or data[i - 1:i] != b"\\"):
+            break
+        if ch == b"\\" and data[i + 1:i + 2] in (b"\n", b"\r") and depth == 0:
+            if word_start is not None:
+                words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+                word_start = None
+            i += 2
+            continue
+        if ch in (b" ", b"\t", b"\n", b"\r") and depth == 0:
+            if word_start is not None:
+                words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+                word_start = None
+        else:
+            if word_start is None:
+                word_start = i
+            if ch == b"$" and data[i + 1:i + 2] in (b"(", b"{"):
+                depth += 1
+                i += 2
+                continue
+            if ch in (b")", b"}") and depth:
+                depth -= 1
+        i += 1
+    if word_start is not None:
+        words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+    return words
+
+
+class MakeContext(FileContext):
+    kind = "make"
+
+    @cached_property
+    def lines(self) -> list[Line]:
+        data, out, pos, n = self.data, [], 0, len(self.data)
+        while pos < n:
+            end = pos
+            while True:
+                nl = data.find(b"\n", end)
+                stop = n if nl < 0 else nl
+                body = stop - 1 if stop > end and data[stop - 1:stop] == b"\r" else stop
+                if body > end and data[body - 1:body] == b"\\" and nl >= 0:
+                    end = nl + 1
+                    continue
+                break
+            out.append(self._line(pos, body))
+            pos = n if nl < 0 else nl + 1
+        return out
+
+    def _line(self, start: int, end: int) -> Line:
+        raw = self.data[start:end].decode("utf-8", "replace")
+        text = re.sub(r"\\\r?\n\s*", " ", raw)
+        if raw.startswith("\t"):
+            return Line(start, end, "recipe", tuple(split_words(self.data, start + 1, end)), text=text)
+        if raw.lstrip().startswith("#") or not raw.strip():
+            return Line(start, end, "comment" if raw.strip() else "other", (), text=text)
+        m = ASSIGN.match(raw)
+        if m:
+            value_start = start + len(raw[:m.end()].encode("utf-8"))
+            return Line(start, end, "assign", tuple(split_words(self.data, value_start, end)), m.group(1), text)
+        kind = "rule" if re.match(r"^[^=#]*?:(?!=)", raw) else "other"
+        return Line(start, end, kind, tuple(split_words(self.data, start, end)), text=text)

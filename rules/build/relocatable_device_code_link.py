@@ -1,0 +1,130 @@
+"""A hipcc link line without `-fgpu-rdc` in a Makefile that compiles relocatable device code.
+
+nvcc's separate compilation (`-dc`, `-rdc=true`) becomes clang's `-fgpu-rdc`. nvcc links the device
+code of such objects by itself; clang does it only when the link line also says `-fgpu-rdc` (hipcc
+then adds `--hip-link` and links the device code for the `--offload-arch` targets of that line).
+Without it the link fails (`undefined reference to __hip_fatbin`). So in a Makefile that compiles
+with `-dc`, `--device-c`, `-rdc=true` or `-fgpu-rdc` (in any variable or recipe), each recipe line that
+runs nvcc or hipcc over object files without compiling (`-c`, `-dc`, `-E`, `-M`, `-S`), and that does
+not pass `-fgpu-rdc` already (itself or through its variables), gets `-fgpu-rdc` after the compiler.
+A separate device-link step (`nvcc -dlink`) has no counterpart (BLD103 removes `-dlink` and warns):
+it becomes such a link line too, and gets `-fgpu-rdc` as well.
+"""
+import re
+
+from migrate.build.nvcc_options import translate_option
+from migrate.model import Edit, RuleKind
+from migrate.rule import FileRule, Invalid, Valid
+
+REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
+WHOLE_REF = re.compile(r"^\$[({]([A-Za-z_][\w.-]*)[)}]$")
+AUTOMATIC = {"$<": 1, "$(<)": 1, "$^": None, "$(^)": None, "$+": None}
+COMPILE_ONLY = {"-c", "-dc", "--device-c", "-E", "-M", "-MM", "-S", "-fsyntax-only",
+                "-ptx", "-cubin", "-fatbin", "--genco", "--compile"}
+OBJECT = re.compile(r"(?:\.o|\.a|\.obj|\.o\)|\.o\})$|^\$\(patsubst [^,]*,[^,]*\.o\s*,")
+
+
+def split_top(text: str, separators: str) -> list[str]:
+    """Split `text` at `separators` outside $(...) and ${...}."""
+    parts, depth, current, i = [], 0, [], 0
+    while i < len(text):
+        if text[i] == "$" and text[i + 1:i + 2] in ("(", "{"):
+            depth += 1
+            current.append(text[i:i + 2])
+            i += 2
+            continue
+        if text[i] in ")}" and depth:
+            depth -= 1
+        if text[i] in separators and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(text[i])
+        i += 1
+    parts.append("".join(current))
+    return parts
+
+
+def prerequisites_of(text: str) -> list[str] | None:
+    """The normal prerequisites of a rule line (None for a target-specific variable)."""
+    parts = [p for p in split_top(text.split(";", 1)[0], ":")]
+    if len(parts) < 2 or re.match(r"^\s*(?:(?:export|override|private)\s+)*[\w.-]+\s*[?+!:]*=", parts[-1]):
+        return None
+    return [w for w in split_top(split_top(parts[-1], "|")[0], " \t") if w]
+
+
+def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
+    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
+    like one: NVCC, HIPCC)."""
+    command = command.lstrip("@+-")
+    refs = REF.findall(command)
+    if refs and REF.sub("", command) == "":
+        name = refs[-1]
+        if "NVCC" in name.upper() or "HIPCC" in name.upper():
+            return True
+        words = assigned.get(name)
+        return bool(words) and runs_hip_compiler(words[0], {})
+    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")
+
+
+def makes_rdc(words: list[str], i: int) -> bool:
+    return words[i] == "-fgpu-rdc" or "-fgpu-rdc" in (translate_option(words, i).words or [])
+
+
+class RelocatableDeviceCodeLink(FileRule):
+    code = "BLD109"
+    kind = RuleKind.BUILD
+    file_kind = "make"
+    example_path = "Makefile"
+    examples = [
+        Invalid("%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\napp: main.o kernels.o\n\t$(NVCC) $(ARCH) -o $@ $^\n",
+                fixed="%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\n"
+                      "app: main.o kernels.o\n\t$(NVCC) -fgpu-rdc $(ARCH) -o $@ $^\n",
+                line=4),
+        Invalid("NVCCFLAGS = -rdc=true\nOBJS = a.o b.o\n%.o: %.cu\n\tnvcc $(NVCCFLAGS) -c $< -o $@\n"
+                "app: $(OBJS)\n\thipcc -o app $(OBJS) -lhipblas\n",
+                fixed="NVCCFLAGS = -rdc=true\nOBJS = a.o b.o\n%.o: %.cu\n\tnvcc $(NVCCFLAGS) -c $< -o $@\n"
+                      "app: $(OBJS)\n\thipcc -fgpu-rdc -o app $(OBJS) -lhipblas\n"),
+        Valid("NVCCFLAGS = -fgpu-rdc\n%.o: %.cu\n\t$(NVCC) $(NVCCFLAGS) -c $< -o $@\n"
+              "app: a.o\n\t$(NVCC) $(NVCCFLAGS) -o $@ $^\n"),
+        Valid("%.o: %.cu\n\t$(NVCC) -c $< -o $@\napp: a.o\n\t$(NVCC) -o $@ $^\n"),  # whole-program compilation
+        Invalid("%.o: %.cu\n\t$(NVCC) -dc $< -o $@\ndlink.o: a.o\n\t$(NVCC) -dlink $^ -o $@\n",
+                fixed="%.o: %.cu\n\t$(NVCC) -dc $< -o $@\ndlink.o: a.o\n\t$(NVCC) -fgpu-rdc -dlink $^ -o $@\n"),
+    ]
+
+    def check(self, ctx):
+        assigned: dict[str, list[str]] = {}
+        for line in ctx.lines:
+            if line.kind == "assign":
+                assigned.setdefault(line.variable, []).extend(w.text for w in line.words)
+        everything = [w.text for line in ctx.lines if line.kind in ("assign", "recipe", "rule") for w in line.words]
+        if not any(makes_rdc(everything, i) for i in range(len(everything))):
+            return
+        prerequisites = None
+        for line in ctx.lines:
+            if line.kind == "rule":
+                found = prerequisites_of(line.text)
+                prerequisites = found if found is not None else prerequisites
+            if line.kind != "recipe" or len(line.words) < 2 or not runs_hip_compiler(line.words[0].text, assigned):
+                continue
+            words = [x for w in line.words[1:] for x in self._expand(w.text, assigned, prerequisites, 0)]
+            if any(w in COMPILE_ONLY for w in words) or any(makes_rdc(words, i) for i in range(len(words))):
+                continue
+            if any(OBJECT.search(w) for w in words):
+                at = line.words[0].end
+                yield self.finding(ctx, line.words[1].start, line.words[-1].end, "this line links objects while the "
+                                   "Makefile compiles relocatable device code: clang links their device code only "
+                                   "with -fgpu-rdc, for the --offload-arch targets of this line",
+                                   edits=[Edit(at, at, " -fgpu-rdc")], title="Link with -fgpu-rdc")
+
+    def _expand(self, word: str, assigned, prerequisites, depth: int) -> list[str]:
+        """The words `word` stands for: variables and automatic variables expanded (a few levels deep)."""
+        if depth > 8:
+            return [word]
+        if word in AUTOMATIC:
+            chosen = (prerequisites or [])[:AUTOMATIC[word]] if AUTOMATIC[word] else (prerequisites or [])
+            return [x for p in chosen for x in self._expand(p, assigned, None, depth + 1)]
+        m = WHOLE_REF.match(word)
+        if m and m.group(1) in assigned:
+            return [x for w in assigned[m.group(1)] for x in self._expand(w, assigned, prerequisites, depth + 1)]
+        return [word]

@@ -27,7 +27,11 @@ def test_install_and_migrate_command_in_a_fresh_venv(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True)
     bin_dir = tmp_path / "venv" / "bin"
     checkout = tmp_path / "checkout"
-    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "build"))
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        top = Path(folder) == ROOT
+        return {n for n in names if n in (".git", "__pycache__") or n.endswith(".egg-info") or (top and n == "build")}
+
+    shutil.copytree(ROOT, checkout, ignore=ignore)
     subprocess.run([str(bin_dir / "pip"), "install", "-q", "."], cwd=checkout, check=True, timeout=900)
     out = tmp_path / "migrated"
     args = run_part.split()[1:]

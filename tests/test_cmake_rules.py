@@ -110,7 +110,7 @@ if(CUDA_VERSION VERSION_LESS 11)
   message(FATAL_ERROR "old")
 endif()
 """
-    out, findings = migrate_cmake(src, offload_arch=("gfx942",))
+    out, findings = migrate_cmake(src)
     assert out == """cmake_minimum_required(VERSION 3.21)
 project(legacy CXX)
 enable_language(HIP)
@@ -155,15 +155,18 @@ def test_plain_cmake_project_is_left_alone():
 @pytest.mark.parametrize(("words", "expected", "lost"), [
     ("-O3 --use_fast_math -lineinfo", ["-O3", "-ffast-math", "-gline-tables-only"], []),
     ("--expt-relaxed-constexpr -expt-extended-lambda --extended-lambda", [], []),
-    ("-Xcompiler -fopenmp -Xcompiler=-Wall,-Wextra --compiler-options -fPIC", ["-fopenmp", "-Wall", "-Wextra", "-fPIC"], []),
+    ("-Xcompiler -fopenmp -Xcompiler=-Wall,-Wextra --compiler-options -fPIC",
+     ["-fopenmp", "-Wall", "-Wextra", "-fPIC"], []),
     ("-rdc=true --relocatable-device-code false -dc", ["-fgpu-rdc", "-fgpu-rdc", "-c"], []),
     ("-arch=sm_80 -arch sm_90 -gencode arch=compute_80,code=sm_80 --gpu-architecture=native", [], []),
     ("-Xptxas -v --maxrregcount=64", [], ["-Xptxas -v", "--maxrregcount=64"]),
-    ("-std=c++17 --std c++14 -x cu -G -lcublas -lm", ["-std=c++17", "-std=c++14", "-x", "hip", "-g", "-lhipblas", "-lm"], []),
+    ("-std=c++17 --std c++14 -x cu -G -lcublas -lm",
+     ["-std=c++17", "-std=c++14", "-x", "hip", "-g", "-lhipblas", "-lm"], []),
     ("-ccbin g++ --default-stream per-thread -ftz=true -prec-div=false -fmad=false",
      ["-fgpu-default-stream=per-thread", "-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt",
       "-ffp-contract=off"], []),
-    ("-arch x86_64 -I/opt/include -DUSE_GPU=1 ${EXTRA}", ["-arch", "x86_64", "-I/opt/include", "-DUSE_GPU=1", "${EXTRA}"], []),
+    ("-arch x86_64 -I/opt/include -DUSE_GPU=1 ${EXTRA}",
+     ["-arch", "x86_64", "-I/opt/include", "-DUSE_GPU=1", "${EXTRA}"], []),
 ])
 def test_nvcc_options(words, expected, lost):
     new, dropped = translate_options(words.split())
@@ -181,9 +184,9 @@ def test_translate_option_api():
 
 
 def _hip_cmake_env():
-    """What CMake 3.25's HIP language needs on Debian 12 (see the report in rules/build/cmake_minimum_below_hip.py):
-    clang++-15 as the HIP compiler with --rocm-path, a ROCm root whose lib/cmake holds hip-lang, and the
-    multiarch CMake directory on CMAKE_PREFIX_PATH for hip-lang's dependencies."""
+    """What CMake 3.25's HIP language needs on Debian 12: clang++-15 as the HIP compiler with --rocm-path and
+    --hip-device-lib-path, a ROCm root whose lib/cmake holds hip-lang (CMake before 3.27 looks nowhere else),
+    and the multiarch CMake directory on CMAKE_PREFIX_PATH for hip-lang's dependency amd_comgr."""
     clang = shutil.which("clang++-15")
     multiarch = Path("/usr/lib/x86_64-linux-gnu/cmake")
     if not (shutil.which("cmake") and clang and (multiarch / "hip-lang/hip-lang-config.cmake").exists()):

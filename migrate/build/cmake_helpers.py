@@ -173,13 +173,6 @@ def insert_after(ctx: CMakeContext, command: Command, lines: Sequence[str]) -> E
     return Edit(at, at, "".join(ctx.newline + pad + line for line in lines))
 
 
-def insert_before(ctx: CMakeContext, command: Command, lines: Sequence[str]) -> Edit:
-    """Put `lines` on lines of their own before the line where `command` starts, indented like it."""
-    pad = indentation(ctx, command)
-    at = line_start(ctx.data, command.start)
-    return Edit(at, at, "".join(pad + line + ctx.newline for line in lines))
-
-
 def delete_command(ctx: CMakeContext, command: Command) -> Edit:
     """Remove a command; with its whole line when nothing else is on it."""
     start, end = command.start, command.end
@@ -203,11 +196,6 @@ def delete_args(ctx: CMakeContext, first: Arg, last: Arg) -> Edit:
     while start > 0 and ctx.data[start - 1:start] in (b" ", b"\t", b"\n", b"\r"):
         start -= 1
     return Edit(start, last.end, "")
-
-
-def sub_edits(arg: Arg, pattern: re.Pattern, group: int, text: str) -> list[Edit]:
-    """An edit replacing `group` of every match of `pattern` inside the argument's text by `text`."""
-    return [Edit(arg.start + m.start(group), arg.start + m.end(group), text) for m in pattern.finditer(arg.text)]
 
 
 # --------------------------------------------------------------------------------------- languages, sources

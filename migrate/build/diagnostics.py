@@ -38,14 +38,22 @@ class Diagnostic:
     code: str
 
 
-def classify(message: str) -> tuple[str, str]:
+NEWER = ("newer-hip-api", "BLD908", "HIP API newer than this hipcc's HIP")
+UNDECLARED_NAME = re.compile(r"undeclared identifier '(\w+)'|unknown type name '(\w+)'|no member named '(\w+)'")
+
+
+def classify(message: str, newer_hip_names: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """The cause of an error message; `newer_hip_names` are HIP names the installed HIP does not have yet."""
+    m = UNDECLARED_NAME.search(message)
+    if m and (m.group(1) or m.group(2) or m.group(3)) in newer_hip_names:
+        return NEWER[0], NEWER[1]
     for cause, code, _, pattern in CAUSES:
         if pattern.search(message):
             return cause, code
     return "other", "BLD906"
 
 
-def parse(output: str) -> list[Diagnostic]:
+def parse(output: str, newer_hip_names: frozenset[str] = frozenset()) -> list[Diagnostic]:
     found, seen = [], set()
     for m in DIAGNOSTIC.finditer(output):
         level = "error" if "error" in m.group("level") else "warning"
@@ -54,10 +62,12 @@ def parse(output: str) -> list[Diagnostic]:
         if key in seen:  # one diagnostic per offload target and host pass: report it once
             continue
         seen.add(key)
-        cause, code = classify(message) if level == "error" else ("warning", "BLD907")
+        cause, code = classify(message, newer_hip_names) if level == "error" else ("warning", "BLD907")
         found.append(Diagnostic(m.group("path"), int(m.group("line")), int(m.group("col")), level, message, cause, code))
     return found
 
 
 def title(cause: str) -> str:
+    if cause == NEWER[0]:
+        return NEWER[2]
     return next((t for c, _, t, _ in CAUSES if c == cause), "compiler warning")

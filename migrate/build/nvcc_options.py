@@ -177,9 +177,9 @@ _add("output-file", True, lambda v: (["-o", v or ""], "the clang spelling of the
 _add("compile", False, _fixed(["-c"], "the clang spelling of the same option"))
 _add("pre-include", True, lambda v: (["-include", v or ""], "the clang spelling of the same option"))
 
-# Spellings that clang (or gcc) also accepts with the same meaning: never touched when written that way.
+# Options clang spells the same way (-std=c++17, -x c++): left alone when the translation changes nothing.
 _SHARED = {"std", "x", "G"}
-# Options whose nvcc spelling is a single dash and a glued value only when written so (-lcublas, -Werror=...).
+# nvcc's -Werror takes a warning class (-Werror all-warnings); gcc's and clang's plain -Werror is kept.
 _WERROR_KINDS = {"all-warnings": ["-Werror"], "cross-execution-space-call": [], "reorder": [],
                  "deprecated-declarations": ["-Werror=deprecated-declarations"], "default-stream-launch": []}
 

@@ -17,6 +17,7 @@ from migrate import toolchain
 from migrate.build import diagnostics, flags
 from migrate.build.linemap import LineMap
 from migrate.model import BuildResult, CommandResult, Finding, RuleKind, Severity, Span, UnitResult
+from migrate.packs import default_packs, version_tuple
 from migrate.stages.scan import UsageError
 
 UNIT_SUFFIXES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"}
@@ -47,8 +48,8 @@ def source_root(root: Path) -> Path | None:
 class Mapper:
     """Diagnostics on migrated files, mapped to the original files' lines."""
 
-    def __init__(self, root: Path, source: Path | None):
-        self.root, self.source = root, source
+    def __init__(self, root: Path, source: Path | None, newer: frozenset[str] = frozenset()):
+        self.root, self.source, self.newer = root, source, newer
         self._maps: dict[str, LineMap | None] = {}
 
     def finding(self, d: diagnostics.Diagnostic, target: str) -> Finding:
@@ -73,6 +74,14 @@ class Mapper:
         return m.original(line) if m else line
 
 
+def newer_hip_names(installed: str | None) -> frozenset[str]:
+    """HIP names the packs know to appear after the installed HIP version."""
+    if installed is None:
+        return frozenset()
+    packs = default_packs()
+    return frozenset(m.hip for m in packs.names.values() if version_tuple(m.since) > version_tuple(installed))
+
+
 def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str], mapper: Mapper) -> UnitResult:
     rel = unit.relative_to(root).as_posix()
     with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as tmp:
@@ -85,7 +94,7 @@ def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str
         except subprocess.TimeoutExpired:
             output, code = f"{rel}:1:1: error: compile timed out after 900 s", 1
         seconds = time.perf_counter() - started
-    findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output))
+    findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output, mapper.newer))
     return UnitResult(rel, target, "ok" if code == 0 else "failed", round(seconds, 3), findings, tuple(cmd))
 
 
@@ -97,7 +106,7 @@ def run_command(command: str, root: Path, mapper: Mapper, timeout: int = 3600) -
         output, status = proc.stdout + proc.stderr, "ok" if proc.returncode == 0 else "failed"
     except subprocess.TimeoutExpired as exc:
         output, status = (exc.stdout or "") if isinstance(exc.stdout, str) else "", "timeout"
-    findings = tuple(mapper.finding(d, "project build") for d in diagnostics.parse(output))
+    findings = tuple(mapper.finding(d, "project build") for d in diagnostics.parse(output, mapper.newer))
     return CommandResult(command, status, round(time.perf_counter() - started, 3), output[-4000:], findings)
 
 
@@ -113,7 +122,7 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
             raise UsageError(f"--offload-arch {target}: this hipcc ({tc.hip_version}, {tc.clang}) cannot compile for "
                              "it; gfx90a and gfx940 work with Debian's hipcc")
     source = source_root(root)
-    mapper = Mapper(root, source)
+    mapper = Mapper(root, source, newer_hip_names(tc.short_version))
     hip_units, plain = units(root) if compile_units else ([], [])
     results: list[UnitResult] = []
     if hip_units:

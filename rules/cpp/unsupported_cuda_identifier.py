@@ -29,13 +29,13 @@ class UnsupportedCudaIdentifier(CppRule):
     severity = Severity.WARNING
     fixable = False
     examples = [
-        Invalid("void f(int g) { cudaGraphInstantiateWithParams(0, g, 0); }", line=1,
-                message="cudaGraphInstantiateWithParams has no HIP counterpart: left unchanged, port it by hand"),
+        Invalid("void f(int g) { cudaCtxResetPersistingL2Cache(); }", line=1,
+                message="cudaCtxResetPersistingL2Cache has no HIP counterpart: left unchanged, port it by hand"),
         Invalid("int v = cudaNoSuchThing(1);", message="cudaNoSuchThing looks like CUDA API but no pack "
                 "knows it: left unchanged, port it by hand"),
         Valid("#define CUDA_CHECK(x) x\nint a = CUDA_CHECK(1);"),
         Valid("int cuMyHelper(int x) { return x; }"),
-        Valid('const char* s = "cudaGraphInstantiateWithParams";'),
+        Valid('const char* s = "cudaCtxResetPersistingL2Cache";'),
     ]
 
     def check(self, ctx):

@@ -38,7 +38,8 @@ class CuSourceWithoutHipLanguage(FileRule):
                 fixed="if(GPU)\n  target_sources(app PRIVATE gpu.cu)\n"
                       "  set_source_files_properties(gpu.cu PROPERTIES LANGUAGE HIP)\nendif()\n"),
         Invalid("set(SOURCES main.cpp kernel.cu)\nadd_executable(app ${SOURCES} kernel.cu)\n",
-                fixed="set(SOURCES main.cpp kernel.cu)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)\n"
+                fixed="set(SOURCES main.cpp kernel.cu)\n"
+                      "set_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)\n"
                       "add_executable(app ${SOURCES} kernel.cu)\n"),
         Invalid("file(GLOB KERNELS CONFIGURE_DEPENDS src/*.cu)\nadd_library(k ${KERNELS})\n",
                 fixed="file(GLOB KERNELS CONFIGURE_DEPENDS src/*.cu)\n"
@@ -90,7 +91,8 @@ class CuSourceWithoutHipLanguage(FileRule):
         args = command.args
         if command.name == "set" and args and args[0].value in lists:
             return [a for a in args[1:] if a.value not in ("CACHE", "PARENT_SCOPE")]
-        if command.name == "list" and len(args) > 1 and args[0].value in ("APPEND", "PREPEND") and args[1].value in lists:
+        if (command.name == "list" and len(args) > 1 and args[0].value in ("APPEND", "PREPEND")
+                and args[1].value in lists):
             return list(args[2:])
         return []
 

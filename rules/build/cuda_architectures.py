@@ -33,7 +33,8 @@ class CudaArchitectures(FileRule):
     example_path = "CMakeLists.txt"
     examples = [
         Invalid("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nendif()\n",
-                fixed="if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx940)\nendif()\n",
+                fixed="if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx940)\n"
+                      "endif()\n",
                 line=1),
         Invalid("set(CMAKE_CUDA_ARCHITECTURES 70 75 80 CACHE STRING \"GPU targets\")\n",
                 fixed="set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx940 CACHE STRING \"GPU targets\")\n"),

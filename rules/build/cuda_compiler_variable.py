@@ -37,7 +37,8 @@ class CudaCompilerVariable(FileRule):
     file_kind = "cmake"
     example_path = "CMakeLists.txt"
     examples = [
-        Invalid("include(CheckLanguage)\ncheck_language(HIP)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(HIP)\nendif()\n",
+        Invalid("include(CheckLanguage)\ncheck_language(HIP)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(HIP)\n"
+                "endif()\n",
                 fixed="include(CheckLanguage)\ncheck_language(HIP)\nif(CMAKE_HIP_COMPILER)\n  enable_language(HIP)\n"
                       "endif()\n", line=3),
         Invalid('message(STATUS "compiler: ${CMAKE_CUDA_COMPILER}")\n',

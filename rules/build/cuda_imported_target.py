@@ -43,8 +43,10 @@ class CudaImportedTarget(FileRule):
         Invalid("link_libraries(CUDA::cudart_static CUDA::curand CUDA::cufft_static CUDA::cusparse CUDA::cusolver)\n",
                 fixed="link_libraries(hip::host hip::hiprand hip::hipfft roc::hipsparse roc::hipsolver)\n"),
         Invalid("target_link_libraries(app PUBLIC CUDA::nvrtc CUDA::cuda_driver)\n",
-                fixed="target_link_libraries(app PUBLIC hiprtc::hiprtc hip::host)\n", options=(("hip_version", "6.0"),)),
-        Invalid("target_link_libraries(app PUBLIC CUDA::nvrtc)\n", fixed="target_link_libraries(app PUBLIC hip::host)\n",
+                fixed="target_link_libraries(app PUBLIC hiprtc::hiprtc hip::host)\n",
+                options=(("hip_version", "6.0"),)),
+        Invalid("target_link_libraries(app PUBLIC CUDA::nvrtc)\n",
+                fixed="target_link_libraries(app PUBLIC hip::host)\n",
                 options=(("hip_version", "5.2"),)),
         Invalid("target_link_libraries(gemm CUDA::cublasLt)\n", fixed="target_link_libraries(gemm roc::hipblaslt)\n",
                 message="CUDA::cublasLt is NVIDIA's library: its HIP counterpart is roc::hipblaslt (hipBLASLt is a "

@@ -16,7 +16,8 @@ class CudaIncludeDirectories(FileRule):
     examples = [
         Invalid("cuda_include_directories(${PROJECT_SOURCE_DIR}/include)\n",
                 fixed="include_directories(${PROJECT_SOURCE_DIR}/include)\n", line=1),
-        Invalid("if(A)\n  CUDA_INCLUDE_DIRECTORIES(inc)\nendif()\n", fixed="if(A)\n  include_directories(inc)\nendif()\n"),
+        Invalid("if(A)\n  CUDA_INCLUDE_DIRECTORIES(inc)\nendif()\n",
+                fixed="if(A)\n  include_directories(inc)\nendif()\n"),
         Valid("include_directories(include)\n"),
     ]
 

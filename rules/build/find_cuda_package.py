@@ -10,14 +10,20 @@ already finds are not repeated. `REQUIRED` and `QUIET` are kept as written; a CU
 nothing to HIP and is dropped, as are `COMPONENTS` (FindCUDAToolkit ignores them too). A second
 `find_package(CUDA...)` in the same file is removed.
 
+hip-config.cmake needs C or C++ enabled (it runs FindThreads, which otherwise stops with "FindThreads
+only works if either C or CXX language is enabled", checked with Debian 12's HIP 5.2 and CMake 3.25), so a
+file whose project enables CUDA but neither C nor C++ also gets `enable_language(CXX)` before it.
+
 Only the links of this file are seen: a library linked in a subdirectory's CMakeLists.txt needs its
 `find_package` there, or added by hand.
 """
-from migrate.build.cmake_helpers import delete_command, found_packages, indentation, required_packages
+from migrate.build.cmake_helpers import (delete_command, enabled_languages, found_packages, indentation,
+                                         required_packages)
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 
 CUDA_PACKAGES = ("CUDA", "CUDAToolkit")
+LANGUAGES = {"C", "CXX", "CUDA", "HIP", "Fortran", "ASM", "OBJC", "OBJCXX", "ISPC", "Swift", "NONE"}
 
 
 class FindCudaPackage(FileRule):
@@ -32,7 +38,8 @@ class FindCudaPackage(FileRule):
                 fixed="find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\nfind_package(hiprand REQUIRED)\n"
                       "add_executable(app main.cpp)\n"
                       "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas CUDA::curand)\n"),
-        Invalid("if(USE_GPU)\n  find_package(CUDA QUIET)\nendif()\ntarget_link_libraries(app ${CUDA_CUFFT_LIBRARIES})\n",
+        Invalid("if(USE_GPU)\n  find_package(CUDA QUIET)\nendif()\n"
+                "target_link_libraries(app ${CUDA_CUFFT_LIBRARIES})\n",
                 fixed="if(USE_GPU)\n  find_package(hip QUIET)\n  find_package(hipfft QUIET)\nendif()\n"
                       "target_link_libraries(app ${CUDA_CUFFT_LIBRARIES})\n", line=2),
         Invalid("find_package(CUDAToolkit REQUIRED)\nfind_package(hipblas REQUIRED)\n"
@@ -43,6 +50,8 @@ class FindCudaPackage(FileRule):
                 fixed="find_package(hip REQUIRED)\n"),
         Invalid("find_package(hip REQUIRED)\nfind_package(CUDAToolkit)\nproject(x)\n",
                 fixed="find_package(hip REQUIRED)\nproject(x)\n"),
+        Invalid("project(k LANGUAGES CUDA)\nfind_package(CUDAToolkit REQUIRED)\n",
+                fixed="project(k LANGUAGES CUDA)\nenable_language(CXX)\nfind_package(hip REQUIRED)\n"),
         Valid("find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\n"),
         Valid("find_package(CUDNN REQUIRED)\n# find_package(CUDA)\n"),
     ]
@@ -56,7 +65,11 @@ class FindCudaPackage(FileRule):
         words = [a.value for a in first.args]
         flags = "".join(f" {f}" for f in ("REQUIRED", "QUIET") if f in words)
         pad = indentation(ctx, first)
-        text = (ctx.newline + pad).join(f"find_package({p}{flags})" for p in missing)
+        lines = [f"find_package({p}{flags})" for p in missing]
+        languages = enabled_languages(ctx) & LANGUAGES
+        if "hip" in missing and languages and not languages & {"C", "CXX"}:
+            lines.insert(0, "enable_language(CXX)")
+        text = (ctx.newline + pad).join(lines)
         libraries = ", ".join(missing[1:])
         why = f"; the links of this file also need {libraries}" if libraries else ""
         yield self.finding(ctx, first.start, first.end,

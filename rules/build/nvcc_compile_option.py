@@ -29,7 +29,8 @@ class NvccCompileOption(FileRule):
         Invalid("target_compile_options(k PRIVATE\n  $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>\n"
                 "  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>\n  -Wall)\n",
                 fixed="target_compile_options(k PRIVATE\n  $<$<COMPILE_LANGUAGE:HIP>:-gline-tables-only>\n  -Wall)\n"),
-        Invalid('target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--expt-extended-lambda;-Xcompiler=-fopenmp>")\n',
+        Invalid('target_compile_options(k PRIVATE '
+                '"$<$<COMPILE_LANGUAGE:CUDA>:--expt-extended-lambda;-Xcompiler=-fopenmp>")\n',
                 fixed='target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:-fopenmp>")\n'),
         Invalid('add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -Wextra>")\n',
                 fixed='add_compile_options("$<$<COMPILE_LANGUAGE:HIP>:SHELL:-Wextra>")\n'),

@@ -99,3 +99,35 @@ def accepts_target(target: str) -> bool:
         except (OSError, subprocess.SubprocessError):
             return False
         return proc.returncode == 0
+
+
+MULTIARCH_CMAKE = Path("/usr/lib/x86_64-linux-gnu/cmake")
+DEBIAN_BITCODE = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
+
+
+def build_env() -> dict[str, str]:
+    """amd_env() plus the headers hipcc does not find on its own (CPATH, which clang reads), for the
+    project's own build commands."""
+    env = amd_env()
+    extra = [str(d) for d in discover().include_dirs()]
+    if extra:
+        env["CPATH"] = os.pathsep.join([*extra, *filter(None, [env.get("CPATH")])])
+    return env
+
+
+def cmake_hip_args(work: Path) -> tuple[dict[str, str], list[str]]:
+    """(environment, arguments) that let CMake's HIP language work with Debian's ROCm packages, which install
+    their CMake packages in the multiarch folder that CMake before 3.27 does not search (the environment's
+    CMAKE_PREFIX_PATH also reaches CMake's try-compile projects), and whose clang needs to be told where
+    the ROCm device libraries are. Nothing elsewhere."""
+    if not (MULTIARCH_CMAKE / "hip-lang").is_dir():
+        return {}, []
+    clang = shutil.which("clang++") or next(iter(sorted(Path("/usr/bin").glob("clang++-*"))), None)
+    root = work / "rocm-root"
+    (root / "lib").mkdir(parents=True, exist_ok=True)
+    link = root / "lib" / "cmake"
+    if not link.is_symlink():
+        link.symlink_to(MULTIARCH_CMAKE)
+    args = [f"-DCMAKE_HIP_COMPILER_ROCM_ROOT={root}",
+            f"-DCMAKE_HIP_FLAGS=--rocm-path=/usr --hip-device-lib-path={DEBIAN_BITCODE}"]
+    return {"CMAKE_PREFIX_PATH": str(MULTIARCH_CMAKE)}, ([f"-DCMAKE_HIP_COMPILER={clang}"] if clang else []) + args

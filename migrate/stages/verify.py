@@ -102,7 +102,7 @@ def run_command(command: str, root: Path, mapper: Mapper, timeout: int = 3600) -
     started = time.perf_counter()
     try:
         proc = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=root, timeout=timeout,
-                              env=toolchain.amd_env())
+                              env=toolchain.build_env())
         output, status = proc.stdout + proc.stderr, "ok" if proc.returncode == 0 else "failed"
     except subprocess.TimeoutExpired as exc:
         output, status = (exc.stdout or "") if isinstance(exc.stdout, str) else "", "timeout"
@@ -142,6 +142,10 @@ def detected_command(root: Path) -> str | None:
     if any((root / n).is_file() for n in ("Makefile", "makefile", "GNUmakefile")):
         return "make -k"
     if (root / "CMakeLists.txt").is_file():
-        build = shlex.quote(str(root / STATE / "cmake-build"))
-        return f"cmake -S . -B {build} -DCMAKE_CXX_COMPILER=hipcc && cmake --build {build}"
+        state = root / STATE
+        build = state / "cmake-build"
+        env, args = toolchain.cmake_hip_args(state)
+        prefix = "".join(f"{k}={shlex.quote(v)} " for k, v in env.items())
+        args_text = " ".join(shlex.quote(a) for a in args)
+        return f"{prefix}cmake -S . -B {shlex.quote(str(build))} {args_text} && cmake --build {shlex.quote(str(build))}"
     return None

@@ -14,10 +14,21 @@ How the rows are derived:
    What each line became is the HIP name; hipify-perl's warnings say which names it knows as
    unsupported. (Names that hipify-perl only converts with -experimental get a second run with
    that flag.)
+   A second, newer hipify-perl (by default the newest one packaged by the inspected suites, e.g.
+   sid's 7.0.2 next to the toolchain's 6.0.2; --second-hipify-perl) then runs over the names and
+   headers the first one leaves alone. Its answer becomes a row only when the HIP name is declared
+   by the inspected HIP headers -- those of the family's HIP library where it has one (cuSOLVER:
+   libhipsolver-dev, cuBLAS: libhipblas-dev, ...) -- and is not a C++ keyword; a header row only when
+   an inspected package ships the header (a flat `hipsolver.h` is looked up as `hipsolver/hipsolver.h`,
+   the packages' layout). Such rows carry the comment `# hipify-perl <version>` in the packs, and the
+   summary counts them per family, with the answers left out and where the two hipify-perls disagree
+   on names the first one converts (the first one's answer is kept there).
 3. `since`: the HIP headers of several Debian suites (libamdhip64-dev and the HIP library -dev
    packages) are downloaded through a private apt configuration that reuses the mirror of the
    machine's own apt sources; a HIP name's `since` is the major.minor version of the oldest package
    whose headers declare it, else the version of hipify-perl.
+   RCCL keeps the NCCL names: an NCCL name that librccl-dev's headers declare is supported as it is
+   (neither a row nor [unsupported]), one they lack is [unsupported].
 4. rules/mappings/overrides.toml (hand-written, commented) is applied last.
 
 The output is sorted and deterministic for the same inputs; downloads and hipify-perl's results are
@@ -25,7 +36,8 @@ cached under --cache, so a second run takes seconds. The summary ends with a che
 pack against the installed HIP headers (--installed-hip): a HIP name they do not declare must have
 `since` above their release.
 
-Usage: python scripts/gen_packs.py [--hipify-perl PATH] [--out rules/mappings] [--cache DIR]
+Usage: python scripts/gen_packs.py [--hipify-perl PATH] [--second-hipify-perl PATH|none|auto]
+                                  [--out rules/mappings] [--cache DIR]
 """
 from __future__ import annotations
 
@@ -1275,6 +1287,7 @@ def main(argv: list[str] | None = None) -> int:
     sec = NameResults()
     sec_headers: dict[str, str] = {}
     lines2: list[str] = []
+    disagree: dict[str, tuple[str, str]] = {}
     if second:
         lines2 = [src for src in lines if line_name(src) not in converted]
         odd_headers = {o.split(":", 1)[0] for o in header_odd}
@@ -1282,6 +1295,10 @@ def main(argv: list[str] | None = None) -> int:
         log(f"running {second_label} ({second[0]}) over the {len(lines2)} names and {len(hdrs2)} headers "
             f"hipify-perl {hipify_full} leaves alone")
         sec = convert_names(second[0], lines2, work, hcache, "names2", "experimental2")
+        # for the summary only: where the two disagree on the names the first one converts
+        lines_c = [src for src in lines if line_name(src) in converted]
+        sec_c = convert_names(second[0], lines_c, work, hcache, "names2c", "experimental2c")
+        disagree = {n: (hip, sec_c.converted.get(n, n)) for n, hip in converted.items() if sec_c.converted.get(n, n) != hip}
         res_h2 = run_hipify(second[0], [f"#include <{h}>" for h in hdrs2], work, "headers2", cache=hcache)
         for k, h in enumerate(hdrs2, 1):
             a = re.fullmatch(r"#include <(.*)>", res_h2.out[k])
@@ -1393,11 +1410,10 @@ def main(argv: list[str] | None = None) -> int:
                         p["names"].pop(key, None)
                         p["unsupported"].pop(key, None)
                 packs[fam][table][key] = dict(row)
-                src_table = "headers" if table == "headers" else "names"
                 if table == "unsupported":
                     sources["names"].pop(key, None)
                 else:
-                    sources[src_table][key] = "overrides.toml"
+                    sources[table][key] = "overrides.toml"
                 applied += 1
         for key in tables.get("drop", {}).get("names", []):
             for p in packs.values():
@@ -1451,12 +1467,20 @@ def main(argv: list[str] | None = None) -> int:
         fams = sorted(set(second_rows_fam) | set(second_left), key=FAMILY_ORDER.index)
         print(f"{second_label} over the {len(lines2)} names hipify-perl {hipify_full} leaves alone: converts "
               f"{len(sec.converted)} ({sum(1 for n in sec.exp_names if n in sec.converted)} with -experimental); "
-              f"rows: {len(second_rows)}, left out: {sum(len(v) for v in second_left.values())} (per family rows/left out: "
+              f"rows: {len(second_rows)} ({tot[second_label]} left after overrides.toml), "
+              f"left out: {sum(len(v) for v in second_left.values())} (per family rows/left out: "
               + ", ".join(f"{f} {second_rows_fam[f]}/{len(second_left[f])}" for f in fams) + ")")
         for fam in fams:
             if second_left[fam]:
                 print(f"  {fam}, left out ({len(second_left[fam])}): " + "; ".join(second_left[fam][:8])
                       + ("; ..." if len(second_left[fam]) > 8 else ""))
+        dis_fam = Counter(decls[n].family for n in disagree)
+        print(f"{second_label} answers differently for {len(disagree)} of the {len(converted)} names hipify-perl "
+              f"{hipify_full} converts (their rows keep {hipify_full}'s answer; per family: "
+              + ", ".join(f"{f} {dis_fam[f]}" for f in sorted(dis_fam, key=FAMILY_ORDER.index)) + ")")
+        for fam in sorted(dis_fam, key=FAMILY_ORDER.index):
+            ex = [f"{n}: {a} / {b}" for n, (a, b) in sorted(disagree.items()) if decls[n].family == fam]
+            print(f"  {fam}: " + "; ".join(ex[:6]) + ("; ..." if len(ex) > 6 else ""))
         print(f"{second_label} over the headers hipify-perl {hipify_full} leaves alone: "
               + (", ".join(f"{h} -> {hip}" for h, hip in sorted(second_header_rows.items())) or "no rows")
               + (f"; left out (not shipped by an inspected package): {', '.join(second_header_left)}" if second_header_left else ""))

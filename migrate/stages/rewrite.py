@@ -12,6 +12,7 @@ from typing import Callable
 
 from migrate.build.cmake import CMakeContext
 from migrate.build.make import MakeContext
+from migrate.build.setup_py import SetupContext
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import translate
@@ -68,7 +69,7 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, new, data.count(b"\n"))
 
 
-BUILD_CONTEXTS = {"cmake": CMakeContext, "make": MakeContext}
+BUILD_CONTEXTS = {"cmake": CMakeContext, "make": MakeContext, "setup": SetupContext}
 
 
 def migrate_build_file(f: SourceFile, options: Options, target: str) -> FileResult:

@@ -18,7 +18,7 @@ from migrate.options import Options
 
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
                 ".ipp", ".tpp", ".hip"}
-BUILD_KINDS = ("cmake", "make")
+BUILD_KINDS = ("cmake", "make", "setup")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
@@ -51,11 +51,13 @@ class Inventory:
 
 
 def build_kind(name: str) -> str | None:
-    """"cmake" or "make" for the build files hipmigrate migrates, else None."""
+    """"cmake", "make" or "setup" for the build files hipmigrate migrates, else None."""
     if name == "CMakeLists.txt" or name.endswith(".cmake"):
         return "cmake"
     if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith((".mk", ".make")):
         return "make"
+    if name == "setup.py":
+        return "setup"
     return None
 
 

@@ -77,3 +77,40 @@ def test_diagnostics_are_classified_by_cause():
         ("a.cu", 2, "BLD907", "warning"),
         ("a.cu", 4, "BLD906", "other"),
     ]
+
+
+def test_flags_come_from_the_compile_database_made_in_the_original_tree(tmp_path, hipcc):
+    src = tmp_path / "src"
+    (src / "inc").mkdir(parents=True)
+    (src / "inc" / "config.h").write_text("#ifndef WIDTH\n#error WIDTH must be defined\n#endif\n")
+    (src / "app.cu").write_text('#include <cuda_runtime.h>\n#include "config.h"\n'
+                                "__global__ void k(float* a) { a[threadIdx.x] = WIDTH; }\n")
+    (src / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(src), "file": str(src / "app.cu"),
+        "arguments": ["nvcc", f"-I{src / 'inc'}", "-DWIDTH=4", "-std=c++17", "-c", "app.cu"]}]))
+    assert cli("run", src, "--out", tmp_path / "out").exit_code == 0
+    ok = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--output-format", "json")
+    assert ok.exit_code == 0, ok.stdout
+    unit = json.loads(ok.stdout)["units"][0]
+    assert f"-I{tmp_path / 'out' / 'inc'}" in unit["command"] and "-DWIDTH=4" in unit["command"]
+    (tmp_path / "out" / "compile_commands.json").unlink()
+    missing = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--output-format", "json")
+    assert missing.exit_code == 1
+    finding = json.loads(missing.stdout)["units"][0]["findings"][0]
+    assert (finding["path"], finding["line"], finding["code"]) == ("app.cu", 2, "BLD901")
+
+
+def test_without_hipcc_the_message_says_how_to_install_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "t").mkdir()
+    env = {"PATH": str(tmp_path / "no-tools"), "PYTHONPATH": str(root), "HOME": str(tmp_path),
+           "ROCM_PATH": str(tmp_path / "no-rocm")}
+    proc = subprocess.run([sys.executable, "-m", "migrate", "build", str(tmp_path / "t")], capture_output=True,
+                          text=True, env=env, cwd=root)
+    assert proc.returncode == 2
+    assert "hipcc not found: install hipcc: `sudo scripts/install-toolchain`" in proc.stderr
+    assert os.path.isdir(tmp_path / "t")

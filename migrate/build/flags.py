@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from functools import lru_cache
 from pathlib import Path
 
 from migrate.build.cmake import CMakeContext
@@ -20,21 +19,39 @@ CMAKE_VARS = re.compile(r"\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_SOURCE_DIR|PROJE
 KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
 
 
-@lru_cache(maxsize=8)
-def compile_database(root: Path) -> dict[Path, list[str]]:
-    """Per-file -I/-D/-std flags from a compile_commands.json at the root or in build/."""
+def _rebase(path: Path, source: Path | None, root: Path) -> Path:
+    """A path of the original tree, moved to the same place in the migrated tree."""
+    if source is not None:
+        try:
+            return root / path.relative_to(source)
+        except ValueError:
+            pass
+    return path
+
+
+def compile_database(root: Path, source: Path | None = None) -> dict[Path, list[str]]:
+    """Per-file -I/-D/-std flags from a compile_commands.json at the root or in build/. Its paths name
+    the original tree (it was made there); they are rebased onto the migrated one."""
     for candidate in (root / "compile_commands.json", root / "build" / "compile_commands.json"):
-        if candidate.is_file():
-            try:
-                entries = json.loads(candidate.read_text())
-            except ValueError:
-                return {}
-            out = {}
-            for e in entries:
-                args = e.get("arguments") or shlex.split(e.get("command", ""))
-                directory = Path(e.get("directory", root))
-                out[(directory / e["file"]).resolve()] = [a for a in args if a.startswith(("-I", "-D", "-std="))]
-            return out
+        if not candidate.is_file():
+            continue
+        try:
+            entries = json.loads(candidate.read_text())
+        except ValueError:
+            return {}
+        out = {}
+        for e in entries:
+            args = e.get("arguments") or shlex.split(e.get("command", ""))
+            directory = _rebase(Path(e.get("directory", root)), source, root)
+            kept = []
+            for a in args:
+                if a.startswith("-I"):
+                    d = Path(a[2:])
+                    kept.append(f"-I{_rebase(d if d.is_absolute() else directory / d, source, root)}")
+                elif a.startswith(("-D", "-std=")):
+                    kept.append(a)
+            out[_rebase((directory / e["file"]).resolve(), source, root).resolve()] = kept
+        return out
     return {}
 
 
@@ -85,10 +102,10 @@ def project_flags(root: Path) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def unit_flags(root: Path, unit: Path, base: list[str], extra: list[str]) -> list[str]:
-    """The unit's own flags from the compile database, else `base`; then `extra` (toolchain headers) and the
-    unit's folder and the tree's root as include paths."""
-    own = compile_database(root).get(unit.resolve())
+def unit_flags(root: Path, unit: Path, base: list[str], extra: list[str], database: dict[Path, list[str]]) -> list[str]:
+    """The unit's own flags from the compile `database`, else `base`; then `extra` (toolchain headers) and
+    the unit's folder and the tree's root as include paths."""
+    own = database.get(unit.resolve())
     flags = own if own is not None else base
     if not any(f.startswith("-std=") for f in flags):
         flags = [*flags, DEFAULT_STD]

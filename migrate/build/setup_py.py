@@ -2,6 +2,7 @@
 rules: calls, keyword arguments and string literals with their byte spans."""
 from __future__ import annotations
 
+import codecs
 from functools import cached_property
 
 import libcst as cst
@@ -9,31 +10,63 @@ from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
 from migrate.context import FileContext
 
+# What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
+# detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
+# (a ValueError) for bytes the declared codec cannot decode.
+PARSE_ERRORS = (cst.ParserSyntaxError, SyntaxError, ValueError)
+
 
 class SetupContext(FileContext):
     kind = "setup"
 
     @cached_property
+    def _parsed(self) -> tuple[MetadataWrapper | None, Exception | None]:
+        try:
+            return MetadataWrapper(cst.parse_module(self.data)), None
+        except PARSE_ERRORS as exc:
+            return None, exc
+
+    @property
     def wrapper(self) -> MetadataWrapper | None:
         """The parsed module with byte positions, or None when the file is not valid Python."""
-        try:
-            return MetadataWrapper(cst.parse_module(self.data))
-        except (cst.ParserSyntaxError, UnicodeDecodeError):
-            return None
+        return self._parsed[0]
 
     @cached_property
     def positions(self):
         return self.wrapper.resolve(ByteSpanPositionProvider) if self.wrapper else {}
 
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """[start, end) of `node` in the file's bytes (`self.data`)."""
         span = self.positions[node]
-        return span.start, span.start + span.length
+        return self._file_offset(span.start), self._file_offset(span.start + span.length)
+
+    @cached_property
+    def _encoding(self) -> tuple[str, int]:
+        """(codec name, bytes of byte-order mark before the text)."""
+        name = codecs.lookup(self.wrapper.module.encoding).name
+        return name, len(codecs.BOM_UTF8) if self.data.startswith(codecs.BOM_UTF8) else 0
+
+    @cached_property
+    def _text(self) -> tuple[str, bytes]:
+        code = self.wrapper.module.code
+        return code, code.encode("utf-8")
+
+    def _file_offset(self, offset: int) -> int:
+        # libcst counts the UTF-8 bytes of the decoded text: with a byte-order mark, or a coding cookie
+        # naming another codec (latin-1, ...), those are not the file's own byte offsets.
+        name, bom = self._encoding
+        if name in ("utf-8", "utf-8-sig"):
+            return bom + offset
+        code, utf8 = self._text
+        chars = len(utf8[:offset].decode("utf-8"))
+        return bom + len(code[:chars].encode(name))
 
     def parse_errors(self) -> list[tuple[int, int]]:
-        if self.wrapper is not None:
+        exc = self._parsed[1]
+        if exc is None:
             return []
-        try:
-            cst.parse_module(self.data)
-        except cst.ParserSyntaxError as exc:
+        if isinstance(exc, cst.ParserSyntaxError):
             return [(exc.raw_line, exc.raw_column + 1)]
-        return [(1, 1)]
+        if isinstance(exc, UnicodeDecodeError):
+            return [(self.data.count(b"\n", 0, exc.start) + 1, 1)]
+        return [(getattr(exc, "lineno", None) or 1, 1)]

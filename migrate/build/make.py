@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.context import FileContext
+from migrate.model import Edit
 
+REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)")
 
 
@@ -98,3 +100,32 @@ class MakeContext(FileContext):
             return Line(start, end, "assign", tuple(split_words(self.data, value_start, end)), m.group(1), text)
         kind = "rule" if re.match(r"^[^=#]*?:(?!=)", raw) else "other"
         return Line(start, end, kind, tuple(split_words(self.data, start, end)), text=text)
+
+
+def drop(data: bytes, floor: int, start: int, end: int) -> Edit:
+    """Delete [start, end) and the blanks and backslash-newlines before it (not before `floor`)."""
+    s = start
+    while s > floor:
+        if data[s - 1:s] in (b" ", b"\t"):
+            s -= 1
+        elif data[s - 2:s] == b"\\\n":
+            s -= 2
+        elif data[s - 3:s] == b"\\\r\n":
+            s -= 3
+        else:
+            break
+    return Edit(s, end, "")
+
+
+def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
+    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
+    like one: NVCC, HIPCC)."""
+    command = command.lstrip("@+-")
+    refs = REF.findall(command)
+    if refs and REF.sub("", command) == "":
+        name = refs[-1]
+        if "NVCC" in name.upper() or "HIPCC" in name.upper():
+            return True
+        words = assigned.get(name)
+        return bool(words) and runs_hip_compiler(words[0], {})
+    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")

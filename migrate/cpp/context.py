@@ -10,7 +10,7 @@ from migrate.cpp import parse
 from migrate.cpp.parse import Context, Token
 from migrate.context import FileContext
 from migrate.options import Options
-from migrate.packs import Mapping, Packs, version_tuple
+from migrate.packs import Mapping, Packs
 
 # Identifiers that look like CUDA API even when no pack knows them: reported, never renamed.
 CUDA_LOOKING = re.compile(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable
 
 from migrate.build.cmake import CMakeContext

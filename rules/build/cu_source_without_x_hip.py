@@ -14,6 +14,7 @@ input, so a second pass changes nothing.
 """
 import re
 
+from migrate.build.make import runs_hip_compiler
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -125,20 +126,6 @@ def prerequisites_of(text: str) -> list[str] | None:
         return ["%.cu"]
     chosen = rest[-1] if rest else ""
     return words_of(split_top(chosen, "|")[0])
-
-
-def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
-    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
-    like one: NVCC, HIPCC)."""
-    command = command.lstrip("@+-")
-    refs = REF.findall(command)
-    if refs and REF.sub("", command) == "":
-        name = refs[-1]
-        if "NVCC" in name.upper() or "HIPCC" in name.upper():
-            return True
-        words = assigned.get(name)
-        return bool(words) and runs_hip_compiler(words[0], {})
-    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")
 
 
 class CuSourceWithoutXHip(FileRule):

@@ -9,6 +9,7 @@ so for older targets `-lnvrtc` is removed. Libraries newer than the target HIP (
 5.7; hipSPARSELt: 6.0) are mapped with a warning. Libraries without a drop-in counterpart (cuDNN →
 MIOpen, a different API; CUPTI, NVML, NPP, nvJPEG, cuFile, cuFFTW) are reported and left in place.
 """
+from migrate.build.make import drop
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -28,21 +29,6 @@ UNMAPPED = {
     "cufile": "cuFile (GPUDirect Storage) has no ROCm counterpart",
     "cufftw": "cuFFTW (the FFTW interface) has no hipFFT counterpart: call hipFFT, or link FFTW on the host",
 }
-
-
-def drop(data: bytes, floor: int, start: int, end: int) -> Edit:
-    """Delete [start, end) and the blanks and backslash-newlines before it (not before `floor`)."""
-    s = start
-    while s > floor:
-        if data[s - 1:s] in (b" ", b"\t"):
-            s -= 1
-        elif data[s - 2:s] == b"\\\n":
-            s -= 2
-        elif data[s - 3:s] == b"\\\r\n":
-            s -= 3
-        else:
-            break
-    return Edit(s, end, "")
 
 
 class CudaLibraryLink(FileRule):

@@ -12,6 +12,7 @@ does not support: it is removed with a warning, and the device-side launches nee
 """
 import re
 
+from migrate.build.make import drop, runs_hip_compiler
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -21,35 +22,6 @@ LIBRARIES = {"-lcudart": "the CUDA runtime", "-lcudart_static": "the static CUDA
 RUNTIME = ("-lcudart", "-lcudart_static", "-lcuda")
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 IMPLICIT = {"LDLIBS", "LOADLIBES", "LDFLAGS"}  # read by make's built-in link rules, which run $(CC)
-
-
-def drop(data: bytes, floor: int, start: int, end: int) -> Edit:
-    """Delete [start, end) and the blanks and backslash-newlines before it (not before `floor`)."""
-    s = start
-    while s > floor:
-        if data[s - 1:s] in (b" ", b"\t"):
-            s -= 1
-        elif data[s - 2:s] == b"\\\n":
-            s -= 2
-        elif data[s - 3:s] == b"\\\r\n":
-            s -= 3
-        else:
-            break
-    return Edit(s, end, "")
-
-
-def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
-    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
-    like one: NVCC, HIPCC)."""
-    command = command.lstrip("@+-")
-    refs = REF.findall(command)
-    if refs and REF.sub("", command) == "":
-        name = refs[-1]
-        if "NVCC" in name.upper() or "HIPCC" in name.upper():
-            return True
-        words = assigned.get(name)
-        return bool(words) and runs_hip_compiler(words[0], {})
-    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")
 
 
 class CudaRuntimeLinkFlag(FileRule):

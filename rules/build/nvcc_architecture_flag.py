@@ -13,6 +13,7 @@ cannot be rewritten word by word: they are reported, for a hand edit.
 """
 import re
 
+from migrate.build.make import drop
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -20,21 +21,6 @@ FLAG = re.compile(r"^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--
 # -arch is also an Apple compiler flag (-arch x86_64): only NVIDIA values count
 NVIDIA_ARCH = re.compile(r"^[\"']?(?:sm_|compute_|lto_|native$|all$|all-major$|.*\$[({])")
 IN_FUNCTION = re.compile(r"-gencode|--generate-code|arch=compute_|code=sm_|-arch[= ]sm_|--gpu-architecture")
-
-
-def drop(data: bytes, floor: int, start: int, end: int) -> Edit:
-    """Delete [start, end) and the blanks and backslash-newlines before it (not before `floor`)."""
-    s = start
-    while s > floor:
-        if data[s - 1:s] in (b" ", b"\t"):
-            s -= 1
-        elif data[s - 2:s] == b"\\\n":
-            s -= 2
-        elif data[s - 3:s] == b"\\\r\n":
-            s -= 3
-        else:
-            break
-    return Edit(s, end, "")
 
 
 class NvccArchitectureFlag(FileRule):

@@ -12,42 +12,12 @@ removed too, with a warning at their place: the build no longer asks for what th
 Architecture flags are BLD102's, `-l` libraries BLD104's and BLD105's. A quoted value
 (`-Xcompiler "-fPIC -Wall"`) is read whole, and its options are written unquoted.
 """
-import re
 
+from migrate.build.make import drop, runs_hip_compiler
 from migrate.build.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
-REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
-
-
-def drop(data: bytes, floor: int, start: int, end: int) -> Edit:
-    """Delete [start, end) and the blanks and backslash-newlines before it (not before `floor`)."""
-    s = start
-    while s > floor:
-        if data[s - 1:s] in (b" ", b"\t"):
-            s -= 1
-        elif data[s - 2:s] == b"\\\n":
-            s -= 2
-        elif data[s - 3:s] == b"\\\r\n":
-            s -= 3
-        else:
-            break
-    return Edit(s, end, "")
-
-
-def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
-    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
-    like one: NVCC, HIPCC)."""
-    command = command.lstrip("@+-")
-    refs = REF.findall(command)
-    if refs and REF.sub("", command) == "":
-        name = refs[-1]
-        if "NVCC" in name.upper() or "HIPCC" in name.upper():
-            return True
-        words = assigned.get(name)
-        return bool(words) and runs_hip_compiler(words[0], {})
-    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")
 
 
 def tokens(words):

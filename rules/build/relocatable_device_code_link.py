@@ -12,6 +12,7 @@ it becomes such a link line too, and gets `-fgpu-rdc` as well.
 """
 import re
 
+from migrate.build.make import runs_hip_compiler
 from migrate.build.nvcc_options import translate_option
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
@@ -51,20 +52,6 @@ def prerequisites_of(text: str) -> list[str] | None:
     if len(parts) < 2 or re.match(r"^\s*(?:(?:export|override|private)\s+)*[\w.-]+\s*[?+!:]*=", parts[-1]):
         return None
     return [w for w in split_top(split_top(parts[-1], "|")[0], " \t") if w]
-
-
-def runs_hip_compiler(command: str, assigned: dict[str, list[str]]) -> bool:
-    """Whether a recipe's first word runs nvcc or hipcc: by name, or through a variable set to one (or named
-    like one: NVCC, HIPCC)."""
-    command = command.lstrip("@+-")
-    refs = REF.findall(command)
-    if refs and REF.sub("", command) == "":
-        name = refs[-1]
-        if "NVCC" in name.upper() or "HIPCC" in name.upper():
-            return True
-        words = assigned.get(name)
-        return bool(words) and runs_hip_compiler(words[0], {})
-    return command.rsplit("/", 1)[-1] in ("nvcc", "hipcc")
 
 
 def makes_rdc(words: list[str], i: int) -> bool:

@@ -1,0 +1,590 @@
+"""nvcc-only options in a PyTorch extension's setup.py: in the `'nvcc'` entry of `extra_compile_args` of
+`CUDAExtension(...)` (however it is reached: `torch.utils.cpp_extension.CUDAExtension`, `cpp_extension.CUDAExtension`,
+an imported alias), and in `extra_cuda_cflags` of `torch.utils.cpp_extension.load(...)` / `load_inline(...)`.
+
+On ROCm, PyTorch builds a `CUDAExtension` with hipcc and hands it the `'nvcc'` list as it is (the same holds for
+`extra_cuda_cflags`), so `CUDAExtension`, `load` and the `'nvcc'` key stay exactly as they are: there is no
+`HIPExtension`, and no `'hipcc'` key. Only the options in those lists change, as the shared table of
+`migrate/build/nvcc_options.py` says: `--use_fast_math` → `-ffast-math`, `-lineinfo` → `-gline-tables-only`,
+`"-Xcompiler", "-fopenmp"` → `"-fopenmp"`, `-rdc=true` → `-fgpu-rdc`; options clang does not need are removed
+with their comma (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin", "g++"`, `--threads=4`).
+Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=..."`, `-arch=sm_80`) name
+NVIDIA GPUs: the first one in a list becomes one `--offload-arch=<gfx>` element per AMD target of hipmigrate's
+`--offload-arch` (default gfx90a and gfx940), the others are removed. PyTorch then adds no targets of its own
+(`PYTORCH_ROCM_ARCH` is only read when the flags name none). New elements keep the quotes of the one they replace;
+one string holding several options (`"-gencode arch=compute_80,code=sm_80"`) is rewritten in place.
+
+Options with no AMD counterpart (`-Xptxas=-v`, `--maxrregcount=64`, `-Xcudafe ...`) are left where they are,
+with a warning: hipcc's clang does not accept them, so the build stops there until they are removed by hand.
+
+The lists are found in the syntax tree (libcst): list literals, `a + b`, `x if c else y`, the list arguments of a
+helper call (`append_nvcc_threads([...])`), `dict(nvcc=...)`, and names assigned once in the module (`flags = [...]`,
+also grown with `flags += [...]` or `flags.extend([...])`). A list that also reaches the `'cxx'` entry (or
+`extra_cflags`) is left alone: the host compiler reads it too. A string appended to such a name
+(`flags.append("-lineinfo")`) is replaced when one option takes its place, and reported for a hand edit otherwise. Comments, docstrings and other strings are not options.
+A file that is not valid Python gives no finding here (the engine reports the parse error).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from migrate.build.nvcc_options import is_architecture_option, translate_option
+from migrate.model import Edit, RuleKind, Severity
+from migrate.rule import FileRule, Invalid, Valid
+
+EXTENSIONS = {"CUDAExtension"}
+LOADERS = {"load", "load_inline"}
+# Options of AMD targets: a list that already has one gets no second --offload-arch list.
+OFFLOAD = ("--offload-arch", "-offload-arch", "--amdgpu-target", "-amdgpu-target")
+
+
+class _Module(cst.CSTVisitor):
+    """One walk over the module: the calls, how every name is bound, and the names imported from cpp_extension."""
+
+    def __init__(self) -> None:
+        self.calls: list[cst.Call] = []
+        self.assigned: dict[str, list[cst.BaseExpression]] = {}  # name = value
+        self.grown: dict[str, list[cst.BaseExpression]] = {}  # name += value, name.extend(value)
+        self.appended: dict[str, list[cst.Call]] = {}  # name.append(value)
+        self.bound: set[str] = set()  # bound in any other way: for, with, import, def, tuple targets, ...
+        self.aliases: dict[str, str] = {}  # local name -> its name in torch.utils.cpp_extension
+
+    def _bind(self, target: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            self.bound.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.assigned.setdefault(target.target.value, []).append(node.value)
+            else:
+                self._bind(target.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.assigned.setdefault(node.target.value, []).append(node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            if isinstance(node.operator, cst.AddAssign):
+                self.grown.setdefault(node.target.value, []).append(node.value)
+            else:
+                self.bound.add(node.target.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bind(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.bound.add(node.name.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.bound.add(node.name.value)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.bound.add(node.name.value)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            self.bound.add(node.evaluated_name.split(".")[0])
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = get_full_name_for_node(node.module) if node.module is not None else None
+        if module and module.split(".")[-1] == "cpp_extension" and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                self.aliases[alias.evaluated_alias or alias.evaluated_name] = alias.evaluated_name
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and len(node.args) == 1:
+            name = func.value.value
+            if func.attr.value == "extend":
+                self.grown.setdefault(name, []).append(node.args[0].value)
+            elif func.attr.value == "append":
+                self.appended.setdefault(name, []).append(node)
+
+    def followed(self, name: str) -> cst.BaseExpression | None:
+        """The value of a name assigned once in the module (and otherwise only grown), else None."""
+        values = self.assigned.get(name, [])
+        return values[0] if len(values) == 1 and name not in self.bound else None
+
+    def callee(self, call: cst.Call) -> str:
+        """The last name of what is called, seen through `from ...cpp_extension import X as Y`."""
+        if isinstance(call.func, cst.Name):
+            return self.aliases.get(call.func.value, call.func.value)
+        if isinstance(call.func, cst.Attribute):
+            return call.func.attr.value
+        return ""
+
+
+@dataclass
+class _Lists:
+    """List literals that reach the nvcc options or the host compiler's, and the names followed to them."""
+
+    nvcc: dict[cst.List, None] = field(default_factory=dict)  # ordered set
+    host: set[cst.List] = field(default_factory=set)
+    names: dict[str, None] = field(default_factory=dict)
+
+
+def _string(node: cst.CSTNode) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _quoted(template: cst.CSTNode, value: str) -> str:
+    """`value` as a Python string literal with the quotes of `template` (a SimpleString or ConcatenatedString)."""
+    while isinstance(template, cst.ConcatenatedString):
+        template = template.left
+    quote = template.quote if isinstance(template, cst.SimpleString) else '"'
+    prefix = template.prefix if isinstance(template, cst.SimpleString) else ""
+    if "\\" not in value and quote[0] not in value and "\n" not in value:
+        return f"{prefix}{quote}{value}{quote}"
+    escaped = value.replace("\\", "\\\\").replace(quote[0], "\\" + quote[0]).replace("\n", "\\n")
+    return f"{quote}{escaped}{quote}"
+
+
+def _library(word: str) -> bool:
+    # -lcublas: a library, not an nvcc option (and not this rule's)
+    return word.startswith("-l") and not word.startswith("-lineinfo")
+
+
+@dataclass
+class _Item:
+    """One element of a list: the span of its value and its words (None: not a string literal)."""
+
+    element: cst.BaseElement
+    start: int
+    end: int
+    words: list[str] | None
+
+
+@dataclass
+class _Action:
+    first: int  # index of the first element it covers
+    count: int  # elements it covers
+    message: str
+    title: str = ""
+    new: list[str] | None = None  # None: dropped (with `title`) or only reported (without)
+    severity: Severity | None = None
+    edits: list[Edit] = field(default_factory=list)
+
+
+class NvccFlagInTorchExtension(FileRule):
+    code = "BLD201"
+    kind = RuleKind.BUILD
+    file_kind = "setup"
+    example_path = "setup.py"
+    examples = [
+        Invalid('from torch.utils.cpp_extension import CUDAExtension\n'
+                '\n'
+                'ext = CUDAExtension(\n'
+                '    "kern",\n'
+                '    ["kern.cu"],\n'
+                '    extra_compile_args={\n'
+                '        "cxx": ["-O3"],\n'
+                '        "nvcc": [\n'
+                '            "-O3",\n'
+                '            "--use_fast_math",\n'
+                '            "-lineinfo",\n'
+                '            "--expt-relaxed-constexpr",\n'
+                '        ],\n'
+                '    },\n'
+                ')\n',
+                fixed='from torch.utils.cpp_extension import CUDAExtension\n'
+                      '\n'
+                      'ext = CUDAExtension(\n'
+                      '    "kern",\n'
+                      '    ["kern.cu"],\n'
+                      '    extra_compile_args={\n'
+                      '        "cxx": ["-O3"],\n'
+                      '        "nvcc": [\n'
+                      '            "-O3",\n'
+                      '            "-ffast-math",\n'
+                      '            "-gline-tables-only",\n'
+                      '        ],\n'
+                      '    },\n'
+                      ')\n', line=10,
+                message="--use_fast_math is an nvcc option: clang's fast math (it also assumes no NaN or infinity, "
+                        "a little more than nvcc's); hipcc takes -ffast-math"),
+        Invalid("ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', '-gencode', "
+                "'arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90']})\n",
+                fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', "
+                      "'--offload-arch=gfx90a', '--offload-arch=gfx940']})\n"),
+        Invalid('import torch.utils.cpp_extension as cpp_extension\n'
+                '\n'
+                'common = ["-O3", "--use_fast_math"]\n'
+                'nvcc_flags = common + ["-Xcompiler", "-fopenmp", "--expt-extended-lambda"]\n'
+                'ext = cpp_extension.CUDAExtension("k", ["k.cu"], extra_compile_args=dict(cxx=["-fopenmp"], '
+                'nvcc=nvcc_flags))\n',
+                fixed='import torch.utils.cpp_extension as cpp_extension\n'
+                      '\n'
+                      'common = ["-O3", "-ffast-math"]\n'
+                      'nvcc_flags = common + ["-fopenmp"]\n'
+                      'ext = cpp_extension.CUDAExtension("k", ["k.cu"], extra_compile_args=dict(cxx=["-fopenmp"], '
+                      'nvcc=nvcc_flags))\n', line=3),
+        Invalid('ext = CUDAExtension(\n'
+                '    name="k",\n'
+                '    sources=["k.cu"],\n'
+                '    extra_compile_args={"nvcc": [\n'
+                '        "-O3",\n'
+                '        # one architecture per GPU generation\n'
+                '        "-gencode=arch=compute_80,code=sm_80",  # A100\n'
+                '        "-gencode=arch=compute_90,code=sm_90",  # H100\n'
+                '        "-std=c++17"\n'
+                '    ]},\n'
+                ')\n',
+                fixed='ext = CUDAExtension(\n'
+                      '    name="k",\n'
+                      '    sources=["k.cu"],\n'
+                      '    extra_compile_args={"nvcc": [\n'
+                      '        "-O3",\n'
+                      '        # one architecture per GPU generation\n'
+                      '        "--offload-arch=gfx90a",\n'
+                      '        "--offload-arch=gfx940",  # A100\n'
+                      '        "-std=c++17"\n'
+                      '    ]},\n'
+                      ')\n', line=7),
+        Invalid('from torch.utils.cpp_extension import CUDAExtension, setup\n'
+                'args = {"cxx": ["-O3"], "nvcc": ["-O3", "-Xptxas=-v"]}\n'
+                'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args=args)])\n', line=2,
+                message="-Xptxas=-v is an nvcc option with no AMD counterpart: ptxas is NVIDIA's assembler: AMD's "
+                        "code generator has no such options; hipcc's clang rejects it: remove it by hand"),
+        Invalid('from torch.utils.cpp_extension import load_inline\n'
+                '\n'
+                'mod = load_inline("k", cpp_sources=[cpp], cuda_sources=[cuda],\n'
+                '                  extra_cuda_cflags=["-arch=sm_80", "--use_fast_math", "-ccbin", "g++"])\n',
+                fixed='from torch.utils.cpp_extension import load_inline\n'
+                      '\n'
+                      'mod = load_inline("k", cpp_sources=[cpp], cuda_sources=[cuda],\n'
+                      '                  extra_cuda_cflags=["--offload-arch=gfx90a", "--offload-arch=gfx940", '
+                      '"-ffast-math"])\n', line=4),
+        Invalid('import torch.utils.cpp_extension\n'
+                '\n'
+                'mod = torch.utils.cpp_extension.load(name="k", sources=["k.cu"],\n'
+                '                                     extra_cuda_cflags=["-O3", "-gencode arch=compute_80,code=sm_80 '
+                '-lineinfo"])\n',
+                fixed='import torch.utils.cpp_extension\n'
+                      '\n'
+                      'mod = torch.utils.cpp_extension.load(name="k", sources=["k.cu"],\n'
+                      '                                     extra_cuda_cflags=["-O3", "--offload-arch=gfx942 '
+                      '-gline-tables-only"])\n',
+                options=(("offload_arch", ("gfx942",)),)),
+        Valid('from torch.utils.cpp_extension import CUDAExtension\n'
+              'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3", "-std=c++17", '
+              '"-DNDEBUG", "--offload-arch=gfx90a", "-ffast-math"]})\n'),
+        Valid('ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-gencode=arch=compute_80,code=sm_80", '
+              '"-lineinfo"], "nvcc": ["-O3"]})\n'),  # not the nvcc entry
+        Valid('"""Built with nvcc --use_fast_math -gencode=arch=compute_80,code=sm_80."""\n'
+              '# extra_compile_args={"nvcc": ["-lineinfo"]}\n'
+              'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": ["-O3"]})\n'
+              'print("--use_fast_math")\n'),
+        Valid('from setuptools import Extension\n'
+              'ext = Extension("k", ["k.c"], extra_compile_args=["-lineinfo"])\n'
+              'state = torch.load("w.pt", map_location="cpu")\n'),
+        Valid('ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": ["--use_fast_math"]\n'),  # no Python
+    ]
+
+    def check(self, ctx):
+        if ctx.wrapper is None:
+            return
+        module = _Module()
+        ctx.wrapper.visit(module)
+        lists = _Lists()
+        for call in module.calls:
+            name = module.callee(call)
+            for arg in call.args:
+                keyword = arg.keyword.value if arg.keyword is not None else None
+                if name in EXTENSIONS and keyword == "extra_compile_args":
+                    entries = self._dict_entries(arg.value, module, set())
+                    if entries is None:  # one list for both compilers
+                        lists.host.update(self._lists(arg.value, module, set(), {}))
+                        continue
+                    for key, value in entries:
+                        if key == "nvcc":
+                            lists.nvcc.update(dict.fromkeys(self._lists(value, module, set(), lists.names)))
+                        else:
+                            lists.host.update(self._lists(value, module, set(), {}))
+                elif name in LOADERS and keyword == "extra_cuda_cflags":
+                    lists.nvcc.update(dict.fromkeys(self._lists(arg.value, module, set(), lists.names)))
+                elif name in LOADERS and keyword in ("extra_cflags", "extra_ldflags"):
+                    lists.host.update(self._lists(arg.value, module, set(), {}))
+        targets = [f"--offload-arch={a}" for a in ctx.options.offload_arch]
+        found = []
+        for node in lists.nvcc:
+            if node not in lists.host:
+                found.extend(self._check_list(ctx, node, targets))
+        for name in lists.names:
+            for call in module.appended.get(name, []):
+                found.extend(self._check_appended(ctx, call, targets))
+        yield from sorted(found, key=lambda f: f.span.start)
+
+    # -- finding the lists ---------------------------------------------------------------------------------
+
+    def _dict_entries(self, expr, module: _Module, seen: set[str]) -> list[tuple[str, cst.BaseExpression]] | None:
+        """(key, value) of each entry with a string key when `expr` is a dict, else None."""
+        if isinstance(expr, cst.Dict):
+            entries = []
+            for element in expr.elements:
+                if isinstance(element, cst.DictElement):
+                    key = _string(element.key)
+                    if key is not None:
+                        entries.append((key, element.value))
+                else:
+                    entries.extend(self._dict_entries(element.value, module, seen) or [])
+            return entries
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict":
+            entries = []
+            for arg in expr.args:
+                if arg.keyword is not None:
+                    entries.append((arg.keyword.value, arg.value))
+                else:
+                    entries.extend(self._dict_entries(arg.value, module, seen) or [])
+            return entries
+        if isinstance(expr, cst.Name) and expr.value not in seen:
+            value = module.followed(expr.value)
+            if value is not None:
+                return self._dict_entries(value, module, seen | {expr.value})
+        return None
+
+    def _lists(self, expr, module: _Module, seen: set[str], names: dict[str, None]) -> list[cst.List]:
+        """The list literals whose elements end up in the option list `expr` evaluates to."""
+        if isinstance(expr, cst.List):
+            out = [expr]
+            for element in expr.elements:
+                if isinstance(element, cst.StarredElement):
+                    out += self._lists(element.value, module, seen, names)
+            return out
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            return self._lists(expr.left, module, seen, names) + self._lists(expr.right, module, seen, names)
+        if isinstance(expr, cst.IfExp):
+            return self._lists(expr.body, module, seen, names) + self._lists(expr.orelse, module, seen, names)
+        if isinstance(expr, cst.Call):  # list(flags), append_nvcc_threads([...])
+            return [node for arg in expr.args if arg.keyword is None and not arg.star
+                    for node in self._lists(arg.value, module, seen, names)]
+        if isinstance(expr, cst.Name) and expr.value not in seen:
+            value = module.followed(expr.value)
+            if value is None:
+                return []
+            names[expr.value] = None
+            seen = seen | {expr.value}
+            out = self._lists(value, module, seen, names)
+            for grown in module.grown.get(expr.value, []):
+                out += self._lists(grown, module, seen, names)
+            return out
+        return []
+
+    # -- translating one list ------------------------------------------------------------------------------
+
+    def _check_list(self, ctx, node: cst.List, targets: list[str]):
+        items = []
+        for element in node.elements:
+            start, end = ctx.byte_span(element.value)
+            value = _string(element.value) if isinstance(element, cst.Element) else None
+            items.append(_Item(element, start, end, value.split() if value is not None else None))
+        given = any(w.startswith(OFFLOAD) for item in items for w in item.words or ())
+        actions: list[_Action] = []
+        i = 0
+        while i < len(items):
+            words = items[i].words
+            if not words:
+                i += 1
+            elif len(words) > 1:
+                action, lost, given = self._several(ctx, items[i], i, targets, given)
+                actions += lost + ([action] if action else [])
+                i += 1
+            else:
+                action, given = self._one(items, i, targets, given)
+                if action is None:
+                    i += 1
+                else:
+                    actions.append(action)
+                    i += action.count
+        self._edit(ctx, node, items, actions)
+        for action in actions:
+            start, end = items[action.first].start, items[action.first + action.count - 1].end
+            yield self.finding(ctx, start, end, action.message, edits=action.edits, title=action.title,
+                               severity=action.severity)
+
+    def _one(self, items: list[_Item], i: int, targets: list[str], given: bool) -> tuple[_Action | None, bool]:
+        """What the option in the one-word string items[i] (with its value in items[i+1]) becomes."""
+        word = items[i].words[0]
+        if _library(word):
+            return None, given
+        words = [word]
+        if i + 1 < len(items) and items[i + 1].words and len(items[i + 1].words) == 1:
+            words.append(items[i + 1].words[0])
+        new, consumed, reason = translate_option(words, 0)
+        written = " ".join(words[:consumed])
+        if new == words[:consumed]:
+            if len(words) == 1 and "=" not in word and is_architecture_option(word) and i + 1 < len(items):
+                return _Action(i, 1, f"{word} takes its NVIDIA architectures from an expression that is not a "
+                               f"string: hipcc takes AMD targets as {' '.join(targets)}; rewrite this by hand",
+                               severity=Severity.WARNING), given
+            return None, given
+        if new is None:
+            return _Action(i, consumed, f"{written} is an nvcc option with no AMD counterpart: {reason}; hipcc's "
+                           "clang rejects it: remove it by hand", severity=Severity.WARNING), given
+        if not new and is_architecture_option(word):
+            if given:
+                return _Action(i, consumed, f"{written} names NVIDIA architectures: the --offload-arch options "
+                               "already give the AMD targets; removed", f"Remove {written}"), given
+            return _Action(i, consumed, f"{written} names NVIDIA architectures: hipcc builds for the AMD targets "
+                           "given with --offload-arch", f"Use {' '.join(targets)}", list(targets)), True
+        if not new:
+            return _Action(i, consumed, f"{written} is an nvcc option: {reason}; removed", f"Remove {written}"), given
+        return _Action(i, consumed, f"{written} is an nvcc option: {reason}; hipcc takes {' '.join(new)}",
+                       f"Use {' '.join(new)}", list(new)), given
+
+    def _several(self, ctx, item: _Item, i: int, targets: list[str], given: bool):
+        """One string holding several options: translated in place (as one string)."""
+        words, out, changed, lost = item.words, [], [], []
+        j = 0
+        while j < len(words):
+            if _library(words[j]):
+                out.append(words[j])
+                j += 1
+                continue
+            new, consumed, reason = translate_option(words, j)
+            written = " ".join(words[j:j + consumed])
+            if new is None:
+                lost.append(_Action(i, 1, f"{written} is an nvcc option with no AMD counterpart: {reason}; hipcc's "
+                                    "clang rejects it: remove it by hand", severity=Severity.WARNING))
+                new = words[j:j + consumed]
+            elif not new and is_architecture_option(words[j]):
+                new, given = ([] if given else list(targets)), True
+                changed.append(f"{written} (NVIDIA architectures)")
+            elif new != words[j:j + consumed]:
+                changed.append(f"{written} ({reason})")
+            out += new
+            j += consumed
+        if not changed:
+            return None, lost, given
+        text = " ".join(out)
+        if out:
+            message = f"nvcc options in {' '.join(words)!r}: {'; '.join(changed)}; hipcc takes {text!r}"
+            return _Action(i, 1, message, f"Use {text!r}", [text]), lost, given
+        message = f"nvcc options in {' '.join(words)!r}: {'; '.join(changed)}; removed"
+        return _Action(i, 1, message, f"Remove {' '.join(words)!r}"), lost, given
+
+    # -- edits ---------------------------------------------------------------------------------------------
+
+    def _edit(self, ctx, node: cst.List, items: list[_Item], actions: list[_Action]) -> None:
+        """Fill in each action's edits: replacements in place, removals with their commas and, for an element
+        on a line of its own, with its line (a comment on that line goes with it; comment lines stay)."""
+        owner: dict[int, _Action] = {}
+        for action in actions:
+            if action.new:
+                first, last = items[action.first], items[action.first + action.count - 1]
+                separator = ", "
+                line = self._line_start(ctx.data, first.start)
+                if line is not None:
+                    separator = "," + ctx.newline + ctx.data[line:first.start].decode()
+                text = separator.join(_quoted(first.element.value, word) for word in action.new)
+                action.edits.append(Edit(first.start, last.end, text))
+            elif action.title:  # removed
+                for k in range(action.first, action.first + action.count):
+                    owner[k] = action
+        run: list[int] = []
+        for k in sorted(owner) + [None]:
+            if run and (k is None or k != run[-1] + 1):
+                for start, end in self._removal(ctx, node, items, run[0], run[-1]):
+                    # one range per run, split where each removed element starts, so that each finding owns
+                    # the part of its own element
+                    cuts = [start] + [items[m].start for m in run[1:] if start < items[m].start < end] + [end]
+                    for a, b in zip(cuts, cuts[1:]):
+                        m = max([x for x in run if items[x].start <= a] or [run[0]])
+                        owner[m].edits.append(Edit(a, b, ""))
+                run = []
+            if k is not None:
+                run.append(k)
+
+    @staticmethod
+    def _line_start(data: bytes, pos: int) -> int | None:
+        """Where the line of `pos` starts, when only blanks precede `pos` on it; else None."""
+        start = data.rfind(b"\n", 0, pos) + 1
+        return start if not data[start:pos].strip(b" \t") else None
+
+    def _removal(self, ctx, node: cst.List, items: list[_Item], a: int, b: int) -> list[tuple[int, int]]:
+        """The byte ranges that remove elements a..b (all removed, and the ones around them kept)."""
+        data = ctx.data
+        first, last = items[a], items[b]
+        line = self._line_start(data, first.start)
+        after = b + 1 < len(items)
+        stop = items[b + 1].start if after else ctx.byte_span(node.rbracket)[1] - 1  # its span has the blanks before ]
+        gap = data[last.end:stop]
+        newline = gap.find(b"\n")
+        if after:
+            if newline < 0:
+                return [(first.start, stop)]
+            if line is not None:
+                return [(line, last.end + newline + 1)]
+            end = last.end + newline - (1 if gap[:newline].endswith(b"\r") else 0)
+            return [(self._blanks_before(data, first.start), end)]
+        comma = last.element.comma
+        trailing = isinstance(comma, cst.Comma)
+        if a == 0:
+            if line is not None and newline >= 0:
+                return [(line, last.end + newline + 1)]
+            return [(first.start, ctx.byte_span(comma)[1] if trailing else last.end)]
+        previous = items[a - 1]
+        previous_comma = [ctx.byte_span(previous.element.comma)] if not trailing else []
+        if line is not None and newline >= 0:
+            return previous_comma + [(line, last.end + newline + 1)]
+        if b"#" not in data[previous.end:first.start]:
+            return [(previous.end, last.end)]
+        # a comment after the element before: keep it and its line break
+        start = line if line is not None else self._blanks_before(data, first.start)
+        return previous_comma + [(start, ctx.byte_span(comma)[1] if trailing else last.end)]
+
+    @staticmethod
+    def _blanks_before(data: bytes, pos: int) -> int:
+        while pos > 0 and data[pos - 1:pos] in (b" ", b"\t"):
+            pos -= 1
+        return pos
+
+    # -- strings appended one by one -----------------------------------------------------------------------
+
+    def _check_appended(self, ctx, call: cst.Call, targets: list[str]):
+        """`flags.append("--use_fast_math")`: a one-for-one option is replaced; anything else is reported."""
+        node = call.args[0].value
+        value = _string(node)
+        words = value.split() if value is not None else []
+        if not words or any(_library(w) for w in words):
+            return
+        new, consumed, reason = translate_option(words, 0)
+        start, end = ctx.byte_span(node)
+        if is_architecture_option(words[0]):
+            yield self.finding(ctx, start, end, f"{value} names NVIDIA architectures, appended to nvcc's options: "
+                               f"hipcc takes AMD targets as {' '.join(targets)}; rewrite this by hand",
+                               severity=Severity.WARNING)
+        elif new == words[:consumed]:
+            return
+        elif new is None:
+            yield self.finding(ctx, start, end, f"{value} is an nvcc option with no AMD counterpart: {reason}; "
+                               "hipcc's clang rejects it: remove it by hand", severity=Severity.WARNING)
+        elif len(new) == 1 and consumed == len(words):
+            yield self.finding(ctx, start, end, f"{value} is an nvcc option: {reason}; hipcc takes {new[0]}",
+                               edits=[Edit(start, end, _quoted(node, new[0]))], title=f"Use {new[0]}")
+        else:
+            what = f"hipcc takes {' '.join(new)}" if new else "clang does not need it"
+            yield self.finding(ctx, start, end, f"{value} is an nvcc option appended to nvcc's options: {reason}; "
+                               f"{what}: edit this call by hand", severity=Severity.WARNING)

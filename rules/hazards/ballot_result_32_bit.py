@@ -1,0 +1,165 @@
+"""A ballot or activemask result kept or counted in 32 bits, or a lane mask built in 32 bits.
+
+On AMD's 64-lane wavefronts `__ballot_sync`, `__ballot` and `__activemask` return 64-bit masks. Stored in
+an `unsigned`/`int`/`uint32_t` variable they lose lanes 32-63; `__popc`, `__ffs` and `__clz` look at 32 bits
+only; `1u << lane` is undefined for lanes 32-63; PTX `%lanemask_lt` does not exist. Variables are followed
+within the function (`unsigned m = __ballot_sync(...); ... __popc(m & lt)`).
+
+Fixes: the variable's type becomes `unsigned long long` (UNSAFE: other code may rely on its width);
+`__popc`/`__ffs`/`__clz` on a ballot result become `__popcll`/`__ffsll`/`__clzll` (SAFE); `1u << lane`
+becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAFE). Inline PTX reading
+`%lanemask_*` is flagged without a fix.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.cpp.lanes import arguments, callee, int_value, is_32bit, lanes, matches, text
+from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+UNSAFE = (("unsafe_fixes", True),)
+MAYBE = re.compile(rb"__ballot|__activemask|lanemask|<<")
+WIDE = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll"}
+LANEMASK = re.compile(rb"%%?lanemask_(lt|le|gt|ge|eq)\b")
+
+BALLOTS = parse.query("""
+((call_expression function: (identifier) @f) @call (#match? @f "^(__ballot_sync|__ballot|__activemask)$"))
+""")
+COUNTS = parse.query("""
+((call_expression function: (identifier) @f arguments: (argument_list)) @call (#match? @f "^(__popc|__ffs|__clz)$"))
+""")
+SHIFTS = parse.query("""
+((binary_expression left: (number_literal) @one operator: "<<" right: (_) @lane) @shift (#match? @one "^1[uU]?$"))
+""")
+LOST = ": lanes 32-63 of a 64-lane AMD wavefront are lost"
+
+
+class BallotResult32Bit(CppRule):
+    code = "HAZ003"
+    kind = RuleKind.HAZARD
+    severity = Severity.ERROR
+    applicability = Applicability.SAFE
+
+    examples = [
+        Invalid("__device__ int f(int p) { unsigned m = __ballot_sync(0xffffffffffffffffull, p); return m != 0; }",
+                fixed="__device__ int f(int p) { unsigned long long m = __ballot_sync(0xffffffffffffffffull, p); "
+                      "return m != 0; }",
+                options=UNSAFE, line=1,
+                message="'m' keeps a ballot/activemask result in 32 bits (unsigned)" + LOST +
+                        "; declare it unsigned long long"),
+        Invalid("__device__ int f(int p) {\n  uint32_t m;\n  m = __activemask();\n  return __popc(m);\n}\n",
+                fixed="__device__ int f(int p) {\n  unsigned long long m;\n  m = __activemask();\n"
+                      "  return __popcll(m);\n}\n",
+                options=UNSAFE, line=2),
+        Invalid("__device__ int f(int p) { return __popc(__ballot_sync(0xffffffffffffffffull, p)); }",
+                fixed="__device__ int f(int p) { return __popcll(__ballot_sync(0xffffffffffffffffull, p)); }",
+                message="__popc counts 32 bits of a ballot result" + LOST + "; use __popcll"),
+        Invalid("__device__ int f(int p) { auto m = __ballot_sync(0xffffffffffffffffull, p); return __ffs(m) - 1; }",
+                fixed="__device__ int f(int p) { auto m = __ballot_sync(0xffffffffffffffffull, p); "
+                      "return __ffsll(m) - 1; }"),
+        Invalid("__device__ int f(int p, int lane) {\n"
+                "  unsigned long long m = __ballot_sync(0xffffffffffffffffull, p);\n"
+                "  return __popc(m & ((1u << lane) - 1));\n}\n",
+                fixed="__device__ int f(int p, int lane) {\n"
+                      "  unsigned long long m = __ballot_sync(0xffffffffffffffffull, p);\n"
+                      "  return __popcll(m & ((1ull << lane) - 1));\n}\n",
+                line=3),
+        Invalid("__device__ unsigned f(int laneId) { return 1 << laneId; }",
+                fixed="__device__ unsigned f(int laneId) { return 1ull << laneId; }", options=UNSAFE,
+                message="'1 << laneId' builds a lane mask in 32 bits: it is undefined for lanes 32-63 of a "
+                        "64-lane AMD wavefront; use 1ull"),
+        Invalid('__device__ unsigned lt() { unsigned r; asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); return r; }',
+                message="inline PTX reads %lanemask_lt, a 32-bit mask that HIP does not have; use the 64-bit "
+                        "__lanemask_lt()"),
+        Valid("__device__ int f(int p) { unsigned long long m = __ballot_sync(0xffffffffffffffffull, p); "
+              "return __popcll(m); }"),
+        Valid("__device__ int f(int p) { auto m = __activemask(); return __ffsll(m); }"),
+        Valid("__device__ int f(unsigned x) { return __popc(x); }"),
+        Valid("__device__ int f(int n) { return 1 << n; }"),
+        Valid("__device__ int f(int lane) { return 1ull << lane; }"),
+    ]
+
+    def check(self, ctx):
+        if not MAYBE.search(ctx.data):
+            return []
+        return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
+
+    def _findings(self, ctx):
+        root = ctx.tree.root_node
+        info = lanes(ctx)
+        if b"__ballot" in ctx.data or b"__activemask" in ctx.data:
+            yield from self._stored(ctx, root, info)
+            yield from self._counted(ctx, root, info)
+        if b"<<" in ctx.data:
+            yield from self._shifts(ctx, root, info)
+        for m in LANEMASK.finditer(ctx.data):
+            node = ctx.node_at(*m.span())
+            if parse.classify(node) is not parse.Context.STRING:
+                continue
+            which = m.group(1).decode()
+            yield self.finding(ctx, m.start(), m.end(), f"inline PTX reads %lanemask_{which}, a 32-bit mask that HIP "
+                               f"does not have; use the 64-bit __lanemask_{which}()")
+
+    def _stored(self, ctx, root, info):
+        seen: set[int] = set()
+        for call in parse.captures(BALLOTS, root).get("call", []):
+            facts = info.facts(call)
+            if facts.node is None or facts.node.start_byte in seen:
+                continue
+            seen.add(facts.node.start_byte)
+            for name in sorted(facts.ballots, key=lambda n: facts.declarations[n].start_byte
+                               if n in facts.declarations else 0):
+                decl = facts.declarations.get(name)
+                kind = facts.declared_type(name)
+                if decl is None or not is_32bit(kind):
+                    continue
+                single = len(decl.children_by_field_name("declarator")) == 1
+                edits = [Edit(kind.start_byte, kind.end_byte, "unsigned long long")] if single else []
+                shown = " ".join(text(kind).split())
+                yield self.finding(ctx, kind.start_byte, kind.end_byte,
+                                   f"'{name}' keeps a ballot/activemask result in 32 bits ({shown}){LOST}; declare "
+                                   "it unsigned long long", edits=edits, title="Declare it unsigned long long",
+                                   applicability=Applicability.UNSAFE)
+
+    def _counted(self, ctx, root, info):
+        for _, m in matches(COUNTS, root):
+            call, f = m["call"][0], m["f"][0]
+            args = arguments(call)
+            if len(args) != 1 or not info.facts(call).is_mask(args[0]):
+                continue
+            name = text(f)
+            yield self.finding(ctx, f.start_byte, f.end_byte, f"{name} counts 32 bits of a ballot result{LOST}; use "
+                               f"{WIDE[name]}", edits=[Edit(f.start_byte, f.end_byte, WIDE[name])],
+                               title=f"Use {WIDE[name]}")
+
+    def _shifts(self, ctx, root, info):
+        for _, m in matches(SHIFTS, root):
+            one, lane, shift = m["one"][0], m["lane"][0], m["shift"][0]
+            facts = info.facts(shift)
+            if int_value(text(lane)) is not None or not facts.is_lane(lane):
+                continue
+            wide = "1ULL" if text(one).endswith("U") else "1ull"
+            shown = " ".join(text(shift).split())
+            yield self.finding(ctx, shift.start_byte, shift.end_byte,
+                               f"'{shown}' builds a lane mask in 32 bits: it is undefined for lanes 32-63 of a "
+                               f"64-lane AMD wavefront; use {wide}",
+                               edits=[Edit(one.start_byte, one.end_byte, wide)], title=f"Use {wide}",
+                               applicability=Applicability.SAFE if with_ballot(shift, facts)
+                               else Applicability.UNSAFE)
+
+
+def with_ballot(node, facts) -> bool:
+    """Is the mask expression `node` combined (through &, |, ^, -, ~ and parentheses) with a ballot result?"""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in ("binary_expression", "parenthesized_expression",
+                                                 "unary_expression"):
+        if parent.type == "binary_expression":
+            op = text(parent.child_by_field_name("operator"))
+            if op in ("&", "|", "^"):
+                other = parent.child_by_field_name("right" if parent.child_by_field_name("left") == child else "left")
+                if facts.is_mask(other):
+                    return True
+            elif op not in ("-", "+"):
+                return False
+        child, parent = parent, parent.parent
+    return False

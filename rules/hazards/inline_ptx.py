@@ -1,0 +1,107 @@
+"""Inline PTX assembly (`asm(...)`, `asm volatile(...)`, `__asm__`) in device code.
+
+PTX is NVIDIA's virtual ISA: hipcc compiles for AMD GCN/CDNA and cannot assemble it, so every such
+statement fails to build (or, guarded out, silently loses its effect). The finding lists the PTX
+opcodes and special registers the string uses and, where HIP has one, the builtin to use instead
+(`%laneid` → `__lane_id()`, `ld.global.nc` → `__ldg()`, `%globaltimer` → `wall_clock64()`,
+`mma.sync`/`wmma` → rocWMMA; `cp.async` has no counterpart). The table lives in `migrate/cpp/ptx.py`.
+
+Only the exact lane-id idiom `asm("mov.u32 %0, %%laneid;" : "=r"(x));` is fixed, to
+`x = __lane_id();`: UNSAFE, because `x` may be meant as a 0..31 lane (CDNA lanes go to 63).
+asm in a host function is left alone unless its text is recognisably PTX.
+"""
+import re
+
+from migrate.cpp import parse, ptx
+from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+QUERY = parse.query("(gnu_asm_expression) @asm")
+LANE_ID = re.compile(r"\s*mov\.u32\s+%0\s*,\s*%%laneid\s*;?\s*")
+UNSAFE = (("unsafe_fixes", True),)
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def in_device_function(node) -> bool:
+    """Inside the body of a function declared `__device__` or `__global__`."""
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node is not None and any(c.type in ("__device__", "__global__") for c in node.children)
+
+
+def asm_text(code) -> str:
+    """The assembly text of a string (or concatenated strings), C escapes undone."""
+    pieces = [code] if code.type == "string_literal" else [c for c in code.named_children if c.type == "string_literal"]
+    out = []
+    for piece in pieces:
+        for part in piece.named_children:
+            text = part.text.decode("utf-8", "replace")
+            out.append(ESCAPES.get(text[1:], text[1:]) if part.type == "escape_sequence" else text)
+    return "".join(out)
+
+
+def describe(items: list[str]) -> str:
+    hints = []
+    for item in items:
+        hip = ptx.suggestion(item)
+        if hip is not None:
+            hints.append(f"{item} → {hip}" if hip else f"{item} has no HIP counterpart")
+    used = ", ".join(items) if items else "no instruction this tool recognises"
+    return f"inline PTX does not compile for AMD GPUs: it uses {used}" + (f" ({'; '.join(hints)})" if hints else "")
+
+
+class InlinePtx(CppRule):
+    code = "HAZ005"
+    kind = RuleKind.HAZARD
+    severity = Severity.ERROR
+    applicability = Applicability.UNSAFE
+    examples = [
+        Invalid('__device__ unsigned lane() { unsigned x; asm("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }',
+                fixed="__device__ unsigned lane() { unsigned x; x = __lane_id(); return x; }", options=UNSAFE, line=1,
+                message="inline PTX does not compile for AMD GPUs: it uses mov.u32, %laneid (%laneid → __lane_id())"),
+        Invalid('__device__ float ld(const float* p) {\n  float v;\n'
+                '  asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));\n  return v;\n}',
+                line=3, message="inline PTX does not compile for AMD GPUs: it uses ld.global.nc.f32 "
+                                "(ld.global.nc.f32 → __ldg())"),
+        Invalid('__global__ void k(int* s) {\n  __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 16;"\n'
+                '      :: "r"(s[0]), "l"(s));\n}',
+                message="inline PTX does not compile for AMD GPUs: it uses cp.async.ca.shared.global "
+                        "(cp.async.ca.shared.global has no HIP counterpart)"),
+        Invalid('__device__ long long t() { long long g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); '
+                'return g; }',
+                message="inline PTX does not compile for AMD GPUs: it uses mov.u64, %globaltimer "
+                        "(%globaltimer → wall_clock64())"),
+        Valid("__device__ unsigned lane() { return __lane_id(); }"),
+        Valid('void host_pause() { asm volatile("pause" ::: "memory"); }'),
+        Valid('const char* s = "asm(\\"mov.u32 %0, %%laneid;\\")";'),
+    ]
+
+    def check(self, ctx):
+        if b"asm" not in ctx.data:
+            return
+        for node in parse.captures(QUERY, ctx.tree.root_node).get("asm", []):
+            code = node.child_by_field_name("assembly_code")
+            text = asm_text(code) if code is not None else ""
+            if not in_device_function(node) and not ptx.looks_like_ptx(text):
+                continue
+            statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" else node
+            yield self.finding(ctx, statement.start_byte, statement.end_byte, describe(ptx.instructions(text)),
+                               edits=self._lane_id_fix(node, statement, text), title="Use __lane_id()")
+
+    @staticmethod
+    def _lane_id_fix(node, statement, text):
+        if statement is node or not LANE_ID.fullmatch(text):
+            return []
+        outputs = node.child_by_field_name("output_operands")
+        if outputs is None or any(node.child_by_field_name(f) is not None
+                                  for f in ("input_operands", "clobbers", "goto_labels")):
+            return []
+        operands = [c for c in outputs.named_children if c.type == "gnu_asm_output_operand"]
+        if len(operands) != 1:
+            return []
+        constraint = operands[0].child_by_field_name("constraint")
+        target = operands[0].child_by_field_name("value")
+        if constraint is None or target is None or asm_text(constraint) != "=r":
+            return []
+        return [Edit(statement.start_byte, statement.end_byte, f"{target.text.decode()} = __lane_id();")]
+

@@ -1,0 +1,102 @@
+"""A CUDA library whose ROCm counterpart is not a rename: cuDNN, WMMA, CUTLASS, cuBLASLt; and Thrust's CUDA policy.
+
+hipify-style renaming cannot port these: MIOpen is a different API from cuDNN (descriptors, find/
+workspace steps), `nvcuda::wmma` fragments become rocWMMA (other fragment shapes, 64-lane waves),
+CUTLASS/CuTe templates have no AMD build (Composable Kernel or hipBLASLt instead), and cuBLASLt maps
+onto hipBLASLt only by hand (matmul descriptors, epilogues and heuristics differ). Each library is
+reported once per file, at its include or else at its first use (ERROR; cuBLASLt a WARNING).
+
+`thrust::cuda::par` (and `par_nosync`) is the one mechanical case: rocThrust spells the policy
+`thrust::hip::par`, so that is a SAFE fix.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.model import Edit, RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+INCLUDES = parse.query("(preproc_include path: (_) @path)")
+THRUST_CUDA = re.compile(rb"\bthrust\s*::\s*(cuda)\s*::\s*par(?:_nosync)?\b")
+LIBRARIES = {
+    "cudnn": ("cuDNN", "has no drop-in port: MIOpen is a different API; port the calls by hand", Severity.ERROR),
+    "wmma": ("WMMA (nvcuda::wmma)", "does not exist in HIP: use rocWMMA (rocwmma::fragment, 64-lane wavefronts)",
+             Severity.ERROR),
+    "cutlass": ("CUTLASS", "has no AMD build: use Composable Kernel or hipBLASLt", Severity.ERROR),
+    "cublaslt": ("cuBLASLt", "is not a rename of hipBLASLt: port matmul descriptors, epilogues and heuristics to "
+                 "hipblasLt* by hand", Severity.WARNING),
+}
+
+
+def library_of_include(path: str) -> str | None:
+    name = path.strip("<>\"")
+    if name in ("cudnn.h", "cudnn_v8.h", "cudnn_frontend.h") or name.startswith("cudnn_"):
+        return "cudnn"
+    if name in ("mma.h", "crt/mma.h"):
+        return "wmma"
+    if name.startswith(("cutlass/", "cute/")):
+        return "cutlass"
+    if name == "cublasLt.h":
+        return "cublaslt"
+    return None
+
+
+def library_of_token(name: str) -> str | None:
+    if name.startswith(("cudnn", "CUDNN_")):
+        return "cudnn"
+    if name == "nvcuda":
+        return "wmma"
+    if name.startswith(("cublasLt", "CUBLASLT_")):
+        return "cublaslt"
+    return None
+
+
+def message(library: str) -> str:
+    title, advice, _ = LIBRARIES[library]
+    return f"{title} {advice}"
+
+
+class LibraryWithoutDropInPort(CppRule):
+    code = "HAZ016"
+    kind = RuleKind.HAZARD
+    severity = Severity.ERROR
+    examples = [
+        Invalid("#include <cudnn.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n", line=1,
+                message=message("cudnn")),
+        Invalid("#include <mma.h>\nusing namespace nvcuda;\n", message=message("wmma")),
+        Invalid('#include "cutlass/gemm/device/gemm.h"\n', message=message("cutlass")),
+        Invalid("__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc; }\n",
+                message=message("wmma")),
+        Invalid("void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::cuda::par.on(st), b, e); }\n",
+                fixed="void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::hip::par.on(st), b, e); }\n",
+                message="thrust::cuda::par is CUDA Thrust's execution policy: rocThrust spells it thrust::hip::par"),
+        Valid("#include <miopen/miopen.h>\n#include <rocwmma/rocwmma.hpp>\n"),
+        Valid("void s(int* b, int* e) { thrust::sort(thrust::hip::par, b, e); }\n"),
+        Valid('// thrust::cuda::par\nconst char* s = "cudnnCreate";\n'),
+    ]
+
+    def check(self, ctx):
+        data = ctx.data
+        seen: set[str] = set()
+        if b"#" in data and (b"cudnn" in data or b"mma.h" in data or b"cutlass/" in data or b"cute/" in data
+                             or b"cublasLt" in data):
+            for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
+                library = library_of_include(node.text.decode("utf-8", "replace"))
+                if library is not None and library not in seen:
+                    seen.add(library)
+                    include = node.parent
+                    end = node.end_byte
+                    yield self.finding(ctx, include.start_byte, end, message(library),
+                                       severity=LIBRARIES[library][2])
+        for token in ctx.code_tokens():
+            library = library_of_token(token.name)
+            if library is not None and library not in seen:
+                seen.add(library)
+                yield self.finding(ctx, token.start, token.end, message(library), severity=LIBRARIES[library][2])
+        if b"thrust" in data:
+            for m in THRUST_CUDA.finditer(data):
+                node = ctx.node_at(m.start(1), m.end(1))
+                if node.type != "namespace_identifier":
+                    continue
+                yield self.finding(ctx, m.start(), m.end(), "thrust::cuda::par is CUDA Thrust's execution policy: "
+                                   "rocThrust spells it thrust::hip::par", severity=Severity.WARNING,
+                                   edits=[Edit(m.start(1), m.end(1), "hip")], title="Use thrust::hip::par")

@@ -1,0 +1,140 @@
+"""Shared memory beyond what AMD LDS holds, or shared-memory/L1 carveout settings.
+
+LDS (HIP's `__shared__` memory) is 64 KiB per workgroup on CDNA (MI100/MI200/MI300). NVIDIA parts
+allow up to 227 KiB after an opt-in `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, N)`:
+with N above 65536 the launch fails on AMD (ERROR), and so does a `__shared__` array whose constant
+size exceeds 64 KiB (ERROR). Carveout and cache-configuration calls
+(`cudaFuncAttributePreferredSharedMemoryCarveout`, `cudaDeviceSetCacheConfig`, `cudaFuncSetCacheConfig`,
+the shared-memory bank config calls) have no effect on AMD, where the L1/LDS split is fixed
+(WARNING): code tuned around them needs a new tile size. No fix.
+"""
+import re
+
+from migrate.cpp.calls import arguments, call_of
+from migrate.model import RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+LDS = 65536
+SHARED = re.compile(rb"\b__shared__\b")
+SET_ATTRIBUTE = {"cudaFuncSetAttribute", "hipFuncSetAttribute", "cuFuncSetAttribute"}
+MAX_DYNAMIC = {"cudaFuncAttributeMaxDynamicSharedMemorySize", "hipFuncAttributeMaxDynamicSharedMemorySize",
+               "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", "HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"}
+CARVEOUT = {"cudaFuncAttributePreferredSharedMemoryCarveout", "hipFuncAttributePreferredSharedMemoryCarveout",
+            "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT", "HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"}
+CACHE_CONFIG = {"cudaDeviceSetCacheConfig", "cudaFuncSetCacheConfig", "cudaDeviceSetSharedMemConfig",
+                "cudaFuncSetSharedMemConfig", "cuCtxSetCacheConfig", "cuFuncSetCacheConfig", "cuCtxSetSharedMemConfig"}
+CACHE_CONFIG |= {"hip" + n[4:] for n in CACHE_CONFIG if n.startswith("cuda")}
+CACHE_CONFIG |= {"hip" + n[2:] for n in CACHE_CONFIG if n.startswith("cu") and not n.startswith("cuda")}
+SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "short": 2,
+         "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2, "__nv_bfloat16": 2,
+         "__hip_bfloat16": 2, "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
+         "half2": 4, "__half2": 4, "long long": 8, "unsigned long long": 8, "double": 8, "int64_t": 8,
+         "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float4": 16, "int4": 16, "uint4": 16,
+         "double2": 16, "float3": 12, "int3": 12, "double4": 32}
+MESSAGE_LDS = ("LDS (shared memory) is 64 KiB per workgroup on AMD CDNA: a kernel that needs more fails to launch; "
+               "shrink the tile or split the work")
+
+
+def constant(node) -> int | None:
+    """The value of a constant integer expression of literals, + - * / << >> and sizeof(builtin type)."""
+    kind = node.type
+    if kind == "number_literal":
+        text = node.text.decode().rstrip("uUlL").replace("'", "")
+        try:
+            return int(text, 0) if not (text.startswith("0") and text[1:].isdigit()) else int(text, 8)
+        except ValueError:
+            return None
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return constant(node.named_children[0])
+    if kind == "sizeof_expression":
+        inner = node.child_by_field_name("type")
+        return SIZES.get(" ".join(inner.text.decode().split())) if inner is not None else None
+    if kind == "binary_expression":
+        left, right = constant(node.child_by_field_name("left")), constant(node.child_by_field_name("right"))
+        op = node.child_by_field_name("operator").type
+        if left is None or right is None:
+            return None
+        if op == "+":
+            return left + right
+        if op == "-":
+            return left - right
+        if op == "*":
+            return left * right
+        if op == "/" and right:
+            return left // right
+        if op == "<<" and 0 <= right < 64:
+            return left << right
+        if op == ">>" and 0 <= right < 64:
+            return left >> right
+    return None
+
+
+class SharedMemoryLimit(CppRule):
+    code = "HAZ008"
+    kind = RuleKind.HAZARD
+    severity = Severity.ERROR
+    fixable = False
+    examples = [
+        Invalid("void setup() {\n  hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, 96 * 1024);\n}\n",
+                line=2, message=f"kernel opts into 98304 bytes of dynamic shared memory: {MESSAGE_LDS}"),
+        Invalid("__global__ void k(float* d) { __shared__ float tile[128][256]; tile[0][0] = d[0]; }\n",
+                message=f"__shared__ array 'tile' takes 131072 bytes: {MESSAGE_LDS}"),
+        Invalid("void setup() { hipFuncSetAttribute(k, hipFuncAttributePreferredSharedMemoryCarveout, 100); }\n",
+                message="shared-memory carveout has no effect on AMD: the LDS size is fixed (64 KiB per workgroup)"),
+        Invalid("void setup() { hipDeviceSetCacheConfig(hipFuncCachePreferShared); }\n",
+                message="hipDeviceSetCacheConfig has no effect on AMD: the L1/LDS split is fixed (64 KiB LDS per "
+                        "workgroup)"),
+        Valid("void setup() { hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024); }\n"),
+        Valid("__global__ void k(float* d) { __shared__ float tile[64][64]; extern __shared__ char dyn[]; }\n"),
+        Valid("void setup(int n) { hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, n); }\n"),
+    ]
+
+    def check(self, ctx):
+        data = ctx.data
+        for token in ctx.code_tokens():
+            if token.base:
+                continue
+            if token.name in CACHE_CONFIG:
+                yield self.finding(ctx, token.start, token.end, f"{token.name} has no effect on AMD: the L1/LDS split "
+                                   "is fixed (64 KiB LDS per workgroup)", severity=Severity.WARNING)
+            elif token.name in SET_ATTRIBUTE:
+                call = call_of(token)
+                args = arguments(call) if call is not None else []
+                if len(args) < 3:
+                    continue
+                attribute = args[1].text.decode("utf-8", "replace").split("::")[-1]
+                if attribute in CARVEOUT:
+                    yield self.finding(ctx, call.start_byte, call.end_byte, "shared-memory carveout has no effect on "
+                                       "AMD: the LDS size is fixed (64 KiB per workgroup)", severity=Severity.WARNING)
+                elif attribute in MAX_DYNAMIC:
+                    size = constant(args[2])
+                    if size is not None and size > LDS:
+                        yield self.finding(ctx, call.start_byte, call.end_byte,
+                                           f"kernel opts into {size} bytes of dynamic shared memory: {MESSAGE_LDS}")
+        if b"__shared__" in data:
+            yield from self._arrays(ctx)
+
+    def _arrays(self, ctx):
+        for m in SHARED.finditer(ctx.data):
+            node = ctx.node_at(m.start(), m.end())
+            qualifier = node.parent if node.type == "__shared__" else None
+            declaration = qualifier.parent if qualifier is not None else None
+            if declaration is None or declaration.type != "declaration":
+                continue
+            kind = declaration.child_by_field_name("type")
+            element = SIZES.get(" ".join(kind.text.decode().split())) if kind is not None else None
+            if element is None:
+                continue
+            for declarator in declaration.children_by_field_name("declarator"):
+                size, inner = element, declarator
+                while inner is not None and inner.type == "array_declarator":
+                    count = inner.child_by_field_name("size")
+                    value = constant(count) if count is not None else None
+                    if value is None:
+                        size = None
+                        break
+                    size *= value
+                    inner = inner.child_by_field_name("declarator")
+                if size is not None and size > LDS and inner is not None and declarator.type == "array_declarator":
+                    yield self.finding(ctx, declaration.start_byte, declaration.end_byte,
+                                       f"__shared__ array '{inner.text.decode()}' takes {size} bytes: {MESSAGE_LDS}")

@@ -1,0 +1,228 @@
+"""Literal 32 (or 31, or a shift by 5, or 16 as a reduction's first offset) used as the warp size.
+
+AMD CDNA GPUs (MI100/MI200/MI300) run 64-lane wavefronts, so lane and warp arithmetic built on 32 gives
+wrong lane numbers, wrong warp numbers and reductions that stop half way. Flagged when the other operand is
+a thread or lane index (threadIdx, __lane_id(), a variable assigned from one, or a variable named lane/warp):
+`threadIdx.x % 32`, `lane & 31`, `tid / 32`, `tid >> 5`; a `WARP_SIZE`-like macro or constant defined as 32;
+a shuffle's `width` argument 32; and `for (offset = 16; offset > 0; offset /= 2)` (or `i < 32` counting up)
+around a shuffle. `count / 32`, `sizeof(x) * 32` and array sizes are left alone.
+
+The fixes (to `warpSize`, `& (warpSize - 1)`, `/ warpSize`, `warpSize / 2`) are UNSAFE: warpSize is not a
+compile-time constant in recent HIP, so shared-memory sizes and templates built on the old constant need a
+per-architecture value, and 64-lane reductions may need their shared buffers resized. Constants declared
+`constexpr` or outside a function are flagged without a fix for that reason.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.cpp.lanes import arguments, callee, int_value, lanes, matches, strip_span, text
+from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+UNSAFE = (("unsafe_fixes", True),)
+WARP_NAME = re.compile(r"(?i)^(?:k_?)?(?:warp_?size|warp_?threads|threads_?per_?warp|warp_?sz|warp_?width)$")
+MAYBE = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl")
+LITERAL = {"%": "32", "/": "32", "&": "31", ">>": "5"}
+# Left operands that need no parentheses in front of `/ warpSize`.
+TIGHT = {"identifier", "field_expression", "call_expression", "parenthesized_expression", "subscript_expression",
+         "number_literal", "cast_expression"}
+
+ARITHMETIC = parse.query("""
+(binary_expression left: (_) @lhs operator: ["%" "/" "&" ">>"] @op right: (number_literal) @n) @expr
+""")
+DEFINES = parse.query("(preproc_def name: (identifier) @name value: (preproc_arg) @value)")
+CONSTANTS = parse.query("""
+(declaration declarator: (init_declarator declarator: (identifier) @name value: (number_literal) @value)) @decl
+""")
+SHUFFLES = parse.query("""
+((call_expression function: (identifier) @f arguments: (argument_list)) @call (#match? @f "^__shfl"))
+""")
+LOOPS = parse.query("(for_statement body: (_) @body) @loop")
+
+
+def warp_message(what: str) -> str:
+    return f"{what} assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"
+
+
+class WarpSizeLiteral(CppRule):
+    code = "HAZ001"
+    kind = RuleKind.HAZARD
+    severity = Severity.WARNING
+    applicability = Applicability.UNSAFE
+
+    examples = [
+        Invalid("__global__ void k(int* o) { int lane = threadIdx.x % 32; o[0] = lane; }",
+                fixed="__global__ void k(int* o) { int lane = threadIdx.x % warpSize; o[0] = lane; }",
+                options=UNSAFE, line=1,
+                message="'threadIdx.x % 32' assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"),
+        Invalid("__global__ void k(int* o) {\n  int warp = threadIdx.x / 32;\n  o[warp] = 1;\n}\n",
+                fixed="__global__ void k(int* o) {\n  int warp = threadIdx.x / warpSize;\n  o[warp] = 1;\n}\n",
+                options=UNSAFE, line=2),
+        Invalid("__global__ void k(int* o) { int tid = threadIdx.x; o[tid & 31] = tid >> 5; }",
+                fixed="__global__ void k(int* o) { int tid = threadIdx.x; o[tid & (warpSize - 1)] = tid / warpSize; }",
+                options=UNSAFE),
+        Invalid("__global__ void k(int* o, int b) { o[0] = (b + threadIdx.x) >> 5; o[1] = b + threadIdx.x >> 5; }",
+                fixed="__global__ void k(int* o, int b) { o[0] = (b + threadIdx.x) / warpSize; "
+                      "o[1] = (b + threadIdx.x) / warpSize; }",
+                options=UNSAFE),
+        Invalid("__device__ int f(int laneId) { return laneId & 0x1f; }",
+                fixed="__device__ int f(int laneId) { return laneId & (warpSize - 1); }", options=UNSAFE),
+        Invalid("#define WARP_SIZE 32\n__global__ void k(int* o) { o[threadIdx.x % WARP_SIZE] = 0; }\n",
+                fixed="#define WARP_SIZE warpSize\n__global__ void k(int* o) { o[threadIdx.x % WARP_SIZE] = 0; }\n",
+                options=UNSAFE, line=1,
+                message="WARP_SIZE defined as 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use "
+                        "warpSize (a run-time value in recent HIP: arrays sized with it need a per-architecture "
+                        "constant)"),
+        Invalid("constexpr int kWarpSize = 32;\n",
+                message="kWarpSize = 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize "
+                        "(a run-time value in recent HIP: a compile-time constant needs a per-architecture value)"),
+        Invalid("__device__ int f(int* o) { const int warp_size = 32; return o[0] % warp_size; }",
+                fixed="__device__ int f(int* o) { const int warp_size = warpSize; return o[0] % warp_size; }",
+                options=UNSAFE),
+        Invalid("__device__ float f(float v, int s) { return __shfl_sync(0xffffffffffffffffull, v, s, 32); }",
+                fixed="__device__ float f(float v, int s) { return __shfl_sync(0xffffffffffffffffull, v, s, warpSize); }",
+                options=(("hip_version", "7.0"), ("unsafe_fixes", True)),
+                message="shuffle width 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"),
+        Invalid("__device__ float sum(float v) {\n"
+                "  for (int offset = 16; offset > 0; offset /= 2)\n"
+                "    v += __shfl_down_sync(0xffffffffffffffffull, v, offset);\n"
+                "  return v;\n}\n",
+                fixed="__device__ float sum(float v) {\n"
+                      "  for (int offset = warpSize / 2; offset > 0; offset /= 2)\n"
+                      "    v += __shfl_down_sync(0xffffffffffffffffull, v, offset);\n"
+                      "  return v;\n}\n",
+                options=(("hip_version", "7.0"), ("unsafe_fixes", True)), line=2,
+                message="a shuffle reduction starting at offset 16 assumes a 32-lane warp: AMD CDNA wavefronts have "
+                        "64 lanes; use warpSize"),
+        Invalid("__device__ float scan(float v, int lane) {\n"
+                "  for (int d = 1; d < 32; d <<= 1) {\n"
+                "    float y = __shfl_up_sync(0xffffffffffffffffull, v, d);\n"
+                "    if (lane >= d) v += y;\n  }\n  return v;\n}\n",
+                fixed="__device__ float scan(float v, int lane) {\n"
+                      "  for (int d = 1; d < warpSize; d <<= 1) {\n"
+                      "    float y = __shfl_up_sync(0xffffffffffffffffull, v, d);\n"
+                      "    if (lane >= d) v += y;\n  }\n  return v;\n}\n",
+                options=(("hip_version", "7.0"), ("unsafe_fixes", True))),
+        Valid("__global__ void k(int* o) { int lane = threadIdx.x % warpSize; o[lane] = threadIdx.x / warpSize; }"),
+        Valid("__global__ void k(int* o, int count) { int rows = count / 32; o[0] = rows; }"),
+        Valid("__global__ void k(int* o, float x) { o[0] = sizeof(x) * 32; }"),
+        Valid("__global__ void k(float* o) { __shared__ float tile[32][33]; tile[threadIdx.y][threadIdx.x] = 0; }"),
+        Valid("__global__ void k(int* o, const int* in) { int v = in[threadIdx.x]; o[0] = v / 32; }"),
+        Valid("#define BLOCK 32\nint f(int n) { return n >> 5; }\n"),
+        Valid("__device__ float f(float v) {\n  for (int i = 16; i > 0; i /= 2) v += 1.0f;\n  return v;\n}\n"),
+        Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 1, 16); }",
+              options=(("hip_version", "7.0"),)),
+    ]
+
+    def check(self, ctx):
+        if not MAYBE.search(ctx.data):
+            return []
+        return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
+
+    def _findings(self, ctx):
+        root = ctx.tree.root_node
+        yield from self._arithmetic(ctx, root)
+        yield from self._constants(ctx, root)
+        yield from self._shuffles(ctx, root)
+
+    def _arithmetic(self, ctx, root):
+        facts_of = lanes(ctx).facts
+        for _, m in matches(ARITHMETIC, root):
+            op, n, lhs, expr = text(m["op"][0]), m["n"][0], m["lhs"][0], m["expr"][0]
+            if int_value(text(n)) != int(LITERAL[op], 0) or not facts_of(expr).is_lane(lhs):
+                continue
+            if op == ">>":
+                left = text(lhs)
+                if lhs.type not in TIGHT and not (lhs.type == "binary_expression" and
+                                                  text(lhs.child_by_field_name("operator")) in ("*", "/", "%")):
+                    left = f"({left})"
+                edits = [Edit(expr.start_byte, expr.end_byte, f"{left} / warpSize")]
+            else:
+                edits = [Edit(n.start_byte, n.end_byte, "warpSize" if op != "&" else "(warpSize - 1)")]
+            shown = " ".join(text(expr).split())
+            yield self.finding(ctx, expr.start_byte, expr.end_byte, warp_message(f"'{shown}'"), edits=edits,
+                               title="Use warpSize")
+
+    def _constants(self, ctx, root):
+        for _, m in matches(DEFINES, root):
+            name, value = m["name"][0], m["value"][0]
+            if not WARP_NAME.match(text(name)) or int_value(text(value).strip()) != 32:
+                continue
+            start, end = strip_span(value)
+            yield self.finding(ctx, name.start_byte, end, warp_message(f"{text(name)} defined as 32") +
+                               " (a run-time value in recent HIP: arrays sized with it need a per-architecture "
+                               "constant)", edits=[Edit(start, end, "warpSize")], title="Define it as warpSize")
+        for _, m in matches(CONSTANTS, root):
+            name, value, decl = m["name"][0], m["value"][0], m["decl"][0]
+            if not WARP_NAME.match(text(name)) or int_value(text(value)) != 32:
+                continue
+            compile_time = b"constexpr" in decl.text.split(b"=")[0] or lanes(ctx).function_of(decl) is None
+            message = warp_message(f"{text(name)} = 32")
+            if compile_time:
+                yield self.finding(ctx, name.start_byte, value.end_byte, message + " (a run-time value in recent "
+                                   "HIP: a compile-time constant needs a per-architecture value)")
+            else:
+                yield self.finding(ctx, name.start_byte, value.end_byte, message,
+                                   edits=[Edit(value.start_byte, value.end_byte, "warpSize")], title="Use warpSize")
+
+    def _shuffles(self, ctx, root):
+        if b"__shfl" not in ctx.data:
+            return
+        for _, m in matches(SHUFFLES, root):
+            call = m["call"][0]
+            args = arguments(call)
+            width = 3 if callee(call).endswith("_sync") else 2
+            if len(args) > width and int_value(text(args[width])) == 32:
+                arg = args[width]
+                yield self.finding(ctx, arg.start_byte, arg.end_byte, warp_message("shuffle width 32"),
+                                   edits=[Edit(arg.start_byte, arg.end_byte, "warpSize")], title="Use warpSize")
+        for _, m in matches(LOOPS, root):
+            loop, body = m["loop"][0], m["body"][0]
+            if b"__shfl" not in body.text or not any(callee(c).startswith("__shfl") for c in
+                                                      parse.captures(SHUFFLES, body).get("call", [])):
+                continue
+            yield from self._loop(ctx, loop)
+
+    def _loop(self, ctx, loop):
+        init = loop.child_by_field_name("initializer")
+        condition = loop.child_by_field_name("condition")
+        update = loop.child_by_field_name("update")
+        if init is None or condition is None or update is None:
+            return
+        start = first_value(init)
+        if start is None or condition.type != "binary_expression":
+            return
+        var, first = start
+        step = " ".join(text(update).split()).replace(" ", "")
+        bound = condition.child_by_field_name("right")
+        cmp = text(condition.child_by_field_name("operator"))
+        if text(condition.child_by_field_name("left")) != var or bound is None:
+            return
+        down = step in (f"{var}/=2", f"{var}>>=1", f"{var}={var}/2", f"{var}={var}>>1")
+        up = step in (f"{var}*=2", f"{var}<<=1", f"{var}={var}*2", f"{var}={var}<<1")
+        if down and int_value(text(first)) == 16:
+            yield self.finding(ctx, first.start_byte, first.end_byte,
+                               warp_message("a shuffle reduction starting at offset 16"),
+                               edits=[Edit(first.start_byte, first.end_byte, "warpSize / 2")],
+                               title="Start at warpSize / 2")
+        elif up and int_value(text(first)) == 1 and (cmp, int_value(text(bound))) in (("<", 32), ("<=", 16)):
+            new = "warpSize" if cmp == "<" else "warpSize / 2"
+            yield self.finding(ctx, bound.start_byte, bound.end_byte,
+                               warp_message(f"a shuffle loop bounded by {text(bound)}"),
+                               edits=[Edit(bound.start_byte, bound.end_byte, new)], title=f"Bound it by {new}")
+
+
+def first_value(init):
+    """(variable, literal node) of a for-initialiser `int v = N` or `v = N`, else None."""
+    if init.type == "declaration":
+        decl = init.child_by_field_name("declarator")
+        if decl is None or decl.type != "init_declarator":
+            return None
+        name, value = decl.child_by_field_name("declarator"), decl.child_by_field_name("value")
+    elif init.type == "assignment_expression" and text(init.child_by_field_name("operator")) == "=":
+        name, value = init.child_by_field_name("left"), init.child_by_field_name("right")
+    else:
+        return None
+    if name is None or value is None or name.type != "identifier" or value.type != "number_literal":
+        return None
+    return text(name), value

@@ -13,7 +13,7 @@ from migrate.cpp.engine import translate
 from migrate.model import Finding
 from migrate.options import Options
 from migrate.packs import Mapping, Packs
-from migrate.fixing import run_rules
+from migrate.fixing import allowed, run_rules
 from migrate.rule import FileRule, Invalid, Rule, Valid
 from migrate.stages.rewrite import BUILD_CONTEXTS
 
@@ -60,7 +60,7 @@ def run_example(rule: type[Rule], example: Valid | Invalid, packs: Packs, rules:
             return parse.parse(data).root_node.has_error
     first = run(source)
     second = run(first.data)
-    edits = sum(1 for f in second.findings if f.fix is not None)
+    edits = sum(1 for f in second.findings if allowed(f, options))  # fixes the options would apply
     errors = broken(first.data) and not broken(source)
     mine = tuple(f for f in first.findings if f.code == rule.code or _pack_code(rule, f))
     return Outcome(first.data.decode(), mine, edits, errors)

@@ -11,6 +11,8 @@ from migrate.packs import Packs, version_tuple
 
 
 class FileContext:
+    parser = "tree-sitter"  # named in parse-error messages
+
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
         self.path = path
         self.data = data

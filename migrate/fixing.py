@@ -29,7 +29,7 @@ def input_finding(path: str, code: str, message: str, line: int = 1, column: int
     return Finding(code, RuleKind.INPUT, severity, message, Span(path, 0, 0, line, column))
 
 
-def run_rules(ctx: FileContext, rules, *, what: str = "the file",
+def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there was migrated: review those lines",
               extra_edits: Callable[[bytes, Applied], list[Edit]] | None = None) -> Translation:
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007); parse problems
     reported as INP001. `extra_edits` may add layout edits computed from the applied ones."""
@@ -48,6 +48,5 @@ def run_rules(ctx: FileContext, rules, *, what: str = "the file",
     if where:
         lines = ", ".join(f"{line}:{col}" for line, col in where)
         findings.append(input_finding(
-            ctx.path, "INP001", f"tree-sitter could not parse this file cleanly (at {lines}); {what} there was "
-            "migrated token by token: review those lines", *where[0]))
+            ctx.path, "INP001", f"{ctx.parser} could not parse this file cleanly (at {lines}); {what}", *where[0]))
     return Translation(output, tuple(findings))

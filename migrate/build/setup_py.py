@@ -18,6 +18,7 @@ PARSE_ERRORS = (cst.ParserSyntaxError, SyntaxError, ValueError)
 
 class SetupContext(FileContext):
     kind = "setup"
+    parser = "libcst"
 
     @cached_property
     def _parsed(self) -> tuple[MetadataWrapper | None, Exception | None]:

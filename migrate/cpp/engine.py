@@ -13,6 +13,6 @@ BOM = b"\xef\xbb\xbf"
 def translate(path: str, data: bytes, options: Options, packs: Packs, target: str, rules) -> Translation:
     bom = data.startswith(BOM)
     ctx = CppContext(path, data[len(BOM):] if bom else data, options, packs, target)
-    result = run_rules(ctx, rules, what="each identifier",
+    result = run_rules(ctx, rules, what="identifiers there were migrated token by token: review those lines",
                        extra_edits=lambda body, applied: continuations.realign(body, list(applied.edits)))
     return Translation((BOM if bom else b"") + result.data, result.findings) if bom else result

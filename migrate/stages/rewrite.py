@@ -77,7 +77,7 @@ def migrate_build_file(f: SourceFile, options: Options, target: str) -> FileResu
     if data is None:
         return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
     ctx = BUILD_CONTEXTS[f.kind](f.rel, data, options, default_packs(), target)
-    result = run_rules(ctx, [r() for r in default_registry().for_kind(f.kind)], what="the build file")
+    result = run_rules(ctx, [r() for r in default_registry().for_kind(f.kind)])
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
 

@@ -11,8 +11,9 @@ with their comma (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin
 Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=..."`, `-arch=sm_80`) name
 NVIDIA GPUs: the first one in a list becomes one `--offload-arch=<gfx>` element per AMD target of hipmigrate's
 `--offload-arch` (default gfx90a and gfx940), the others are removed. PyTorch then adds no targets of its own
-(`PYTORCH_ROCM_ARCH` is only read when the flags name none). New elements keep the quotes of the one they replace;
-one string holding several options (`"-gencode arch=compute_80,code=sm_80"`) is rewritten in place.
+(its `_get_rocm_arch_flags` reads `PYTORCH_ROCM_ARCH` only when the flags name none). New elements keep the quotes
+of the one they replace; one string holding several options (`"-gencode arch=compute_80,code=sm_80"`) is rewritten
+in place.
 
 Options with no AMD counterpart (`-Xptxas=-v`, `--maxrregcount=64`, `-Xcudafe ...`) are left where they are,
 with a warning: hipcc's clang does not accept them, so the build stops there until they are removed by hand.
@@ -21,8 +22,11 @@ The lists are found in the syntax tree (libcst): list literals, `a + b`, `x if c
 helper call (`append_nvcc_threads([...])`), `dict(nvcc=...)`, and names assigned once in the module (`flags = [...]`,
 also grown with `flags += [...]` or `flags.extend([...])`). A list that also reaches the `'cxx'` entry (or
 `extra_cflags`) is left alone: the host compiler reads it too. A string appended to such a name
-(`flags.append("-lineinfo")`) is replaced when one option takes its place, and reported for a hand edit otherwise. Comments, docstrings and other strings are not options.
-A file that is not valid Python gives no finding here (the engine reports the parse error).
+(`flags.append("-lineinfo")`) is replaced when one option takes its place, and reported for a hand edit otherwise.
+Architecture options built at run time (`f"-gencode=arch=compute_{cc},code=sm_{cc}"`, also as a comprehension's
+element) are reported for a hand edit. Comments, docstrings and other strings are not options. Tuples, strings
+split at run time (`shlex.split(...)`) and names bound more than once are not followed. A file that is not valid
+Python gives no finding here (the engine reports the parse error).
 """
 from __future__ import annotations
 
@@ -138,9 +142,10 @@ class _Module(cst.CSTVisitor):
 class _Lists:
     """List literals that reach the nvcc options or the host compiler's, and the names followed to them."""
 
-    nvcc: dict[cst.List, None] = field(default_factory=dict)  # ordered set
-    host: set[cst.List] = field(default_factory=set)
-    names: dict[str, None] = field(default_factory=dict)
+    nvcc: dict[cst.List | cst.ListComp, None] = field(default_factory=dict)  # ordered set
+    host: set[cst.List | cst.ListComp] = field(default_factory=set)
+    names: dict[str, None] = field(default_factory=dict)  # followed from the nvcc options
+    host_names: dict[str, None] = field(default_factory=dict)  # followed from the host compiler's
 
 
 def _string(node: cst.CSTNode) -> str | None:
@@ -263,9 +268,10 @@ class NvccFlagInTorchExtension(FileRule):
                       '        "-std=c++17"\n'
                       '    ]},\n'
                       ')\n', line=7),
-        Invalid('from torch.utils.cpp_extension import CUDAExtension, setup\n'
+        Invalid('from setuptools import setup\n'
+                'from torch.utils.cpp_extension import CUDAExtension\n'
                 'args = {"cxx": ["-O3"], "nvcc": ["-O3", "-Xptxas=-v"]}\n'
-                'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args=args)])\n', line=2,
+                'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args=args)])\n', line=3,
                 message="-Xptxas=-v is an nvcc option with no AMD counterpart: ptxas is NVIDIA's assembler: AMD's "
                         "code generator has no such options; hipcc's clang rejects it: remove it by hand"),
         Invalid('from torch.utils.cpp_extension import load_inline\n'
@@ -316,23 +322,29 @@ class NvccFlagInTorchExtension(FileRule):
                 if name in EXTENSIONS and keyword == "extra_compile_args":
                     entries = self._dict_entries(arg.value, module, set())
                     if entries is None:  # one list for both compilers
-                        lists.host.update(self._lists(arg.value, module, set(), {}))
+                        lists.host.update(self._lists(arg.value, module, set(), lists.host_names))
                         continue
                     for key, value in entries:
                         if key == "nvcc":
                             lists.nvcc.update(dict.fromkeys(self._lists(value, module, set(), lists.names)))
                         else:
-                            lists.host.update(self._lists(value, module, set(), {}))
+                            lists.host.update(self._lists(value, module, set(), lists.host_names))
                 elif name in LOADERS and keyword == "extra_cuda_cflags":
                     lists.nvcc.update(dict.fromkeys(self._lists(arg.value, module, set(), lists.names)))
                 elif name in LOADERS and keyword in ("extra_cflags", "extra_ldflags"):
-                    lists.host.update(self._lists(arg.value, module, set(), {}))
+                    lists.host.update(self._lists(arg.value, module, set(), lists.host_names))
         targets = [f"--offload-arch={a}" for a in ctx.options.offload_arch]
         found = []
         for node in lists.nvcc:
-            if node not in lists.host:
+            if node in lists.host:
+                continue
+            if isinstance(node, cst.ListComp):
+                found.extend(self._check_built(ctx, node.elt, targets))
+            else:
                 found.extend(self._check_list(ctx, node, targets))
         for name in lists.names:
+            if name in lists.host_names:
+                continue
             for call in module.appended.get(name, []):
                 found.extend(self._check_appended(ctx, call, targets))
         yield from sorted(found, key=lambda f: f.span.start)
@@ -365,8 +377,10 @@ class NvccFlagInTorchExtension(FileRule):
                 return self._dict_entries(value, module, seen | {expr.value})
         return None
 
-    def _lists(self, expr, module: _Module, seen: set[str], names: dict[str, None]) -> list[cst.List]:
-        """The list literals whose elements end up in the option list `expr` evaluates to."""
+    def _lists(self, expr, module: _Module, seen: set[str], names: dict[str, None]) -> list[cst.List | cst.ListComp]:
+        """The list literals (and comprehensions) whose elements end up in the option list `expr` evaluates to."""
+        if isinstance(expr, cst.ListComp):  # [f"-gencode=arch=compute_{a},code=sm_{a}" for a in archs]
+            return [expr]
         if isinstance(expr, cst.List):
             out = [expr]
             for element in expr.elements:
@@ -396,10 +410,13 @@ class NvccFlagInTorchExtension(FileRule):
 
     def _check_list(self, ctx, node: cst.List, targets: list[str]):
         items = []
+        built = []
         for element in node.elements:
             start, end = ctx.byte_span(element.value)
             value = _string(element.value) if isinstance(element, cst.Element) else None
             items.append(_Item(element, start, end, value.split() if value is not None else None))
+            if isinstance(element.value, cst.FormattedString):
+                built += self._check_built(ctx, element.value, targets)
         given = any(w.startswith(OFFLOAD) for item in items for w in item.words or ())
         actions: list[_Action] = []
         i = 0
@@ -419,6 +436,7 @@ class NvccFlagInTorchExtension(FileRule):
                     actions.append(action)
                     i += action.count
         self._edit(ctx, node, items, actions)
+        yield from built
         for action in actions:
             start, end = items[action.first].start, items[action.first + action.count - 1].end
             yield self.finding(ctx, start, end, action.message, edits=action.edits, title=action.title,
@@ -560,6 +578,20 @@ class NvccFlagInTorchExtension(FileRule):
         while pos > 0 and data[pos - 1:pos] in (b" ", b"\t"):
             pos -= 1
         return pos
+
+    def _check_built(self, ctx, node: cst.BaseExpression, targets: list[str]):
+        """An option made at run time (an f-string, a comprehension's element): architecture options are reported."""
+        if isinstance(node, cst.FormattedString):
+            head = node.parts[0].value if node.parts and isinstance(node.parts[0], cst.FormattedStringText) else ""
+        else:
+            head = _string(node) or ""
+        words = head.split()
+        if words and is_architecture_option(words[0].split("=")[0]):
+            start, end = ctx.byte_span(node)
+            yield self.finding(ctx, start, end, "NVIDIA architecture option built at run time "
+                               f"({ctx.text(start, end)}): hipcc takes AMD targets as {' '.join(targets)}; "
+                               "rewrite this by hand",
+                               severity=Severity.WARNING)
 
     # -- strings appended one by one -----------------------------------------------------------------------
 

@@ -128,3 +128,10 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]
             if not cursor.goto_parent():
                 return found
     return found
+
+
+def in_device_function(node: tree_sitter.Node) -> bool:
+    """Inside the body of a function declared `__device__` or `__global__`."""
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node is not None and any(c.type in ("__device__", "__global__") for c in node.children)

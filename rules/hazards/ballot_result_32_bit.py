@@ -13,7 +13,7 @@ becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAF
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, int_value, is_32bit, lanes, matches, text
+from migrate.cpp.lanes import arguments, int_value, is_32bit, lanes, matches, text
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 

@@ -22,13 +22,6 @@ UNSAFE = (("unsafe_fixes", True),)
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
-def in_device_function(node) -> bool:
-    """Inside the body of a function declared `__device__` or `__global__`."""
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node is not None and any(c.type in ("__device__", "__global__") for c in node.children)
-
-
 def asm_text(code) -> str:
     """The assembly text of a string (or concatenated strings), C escapes undone."""
     pieces = [code] if code.type == "string_literal" else [c for c in code.named_children if c.type == "string_literal"]
@@ -82,7 +75,7 @@ class InlinePtx(CppRule):
         for node in parse.captures(QUERY, ctx.tree.root_node).get("asm", []):
             code = node.child_by_field_name("assembly_code")
             text = asm_text(code) if code is not None else ""
-            if not in_device_function(node) and not ptx.looks_like_ptx(text):
+            if not parse.in_device_function(node) and not ptx.looks_like_ptx(text):
                 continue
             statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" else node
             yield self.finding(ctx, statement.start_byte, statement.end_byte, describe(ptx.instructions(text)),

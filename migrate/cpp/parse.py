@@ -38,6 +38,11 @@ def captures(q: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[tre
     return tree_sitter.QueryCursor(q).captures(node)
 
 
+def matches(q: tree_sitter.Query, node: tree_sitter.Node) -> list[dict[str, list[tree_sitter.Node]]]:
+    """One dict of captures per match (keeps a match's captures together, unlike `captures`)."""
+    return [caps for _, caps in tree_sitter.QueryCursor(q).matches(node)]
+
+
 class Context(enum.Enum):
     CODE = "code"
     COMMENT = "comment"

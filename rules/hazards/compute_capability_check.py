@@ -24,11 +24,13 @@ MESSAGE = ("compute-capability gate '{text}': HIP reports numbers derived from t
 def property_names(ctx) -> set[str]:
     """Names declared (as variables, parameters, pointers or references) with a device-properties type."""
     names = set()
-    caps = parse.captures(DECLARED, ctx.tree.root_node)
-    for type_node, name_node in zip(caps.get("type", []), caps.get("name", [])):
-        if type_node.text.decode("utf-8", "replace") in PROP_TYPES:
-            text = name_node.text.decode("utf-8", "replace")
-            names.add(text.lstrip("*& ").split("=")[0].split("[")[0].strip())
+    for m in parse.matches(DECLARED, ctx.tree.root_node):
+        if m["type"][0].text.decode("utf-8", "replace") not in PROP_TYPES:
+            continue
+        for node in m["name"]:
+            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
+                node = node.child_by_field_name("declarator")
+            names.add(node.text.decode("utf-8", "replace"))
     return names
 
 

@@ -1,0 +1,60 @@
+"""`.x`/`.y` member access on a `__half2`/`half2` value.
+
+CUDA's `__half2` exposes its two halves as `.x` and `.y` of type `__half`; HIP's `__half2` is laid out
+differently across releases (a vector of two `_Float16` behind a union), so member access does not mean
+the same everywhere. `__low2half(v)`/`__high2half(v)` and `__halves2half2(lo, hi)` work on both.
+"""
+from migrate.cpp import parse
+from migrate.model import RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+HALF2_TYPES = {b"__half2", b"half2", b"__nv_half2"}
+DECLARED = parse.query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
+                       " (declaration type: (_) @type declarator: (_) @name)]")
+MEMBERS = parse.query("(field_expression argument: (identifier) @owner field: (field_identifier) @field) @access")
+MESSAGE = "'{text}' reads a half of a __half2 by member: HIP lays __half2 out differently; use {fix}"
+
+
+def half2_names(ctx) -> set[bytes]:
+    names = set()
+    for m in parse.matches(DECLARED, ctx.tree.root_node):
+        if m["type"][0].text not in HALF2_TYPES:
+            continue
+        for node in m["name"]:
+            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
+                node = node.child_by_field_name("declarator")
+            names.add(node.text)
+    return names
+
+
+class Half2MemberAccess(CppRule):
+    code = "HAZ017"
+    kind = RuleKind.HAZARD
+    severity = Severity.WARNING
+    fixable = False
+    examples = [
+        Invalid("__device__ float first(__half2 v) { return __half2float(v.x); }\n", line=1,
+                message=MESSAGE.format(text="v.x", fix="__low2half(v)")),
+        Invalid("__device__ void f(const __half2* p) { __half2 h = p[0]; float s = __half2float(h.y); }\n",
+                message=MESSAGE.format(text="h.y", fix="__high2half(h)")),
+        Valid("__device__ float first(__half2 v) { return __low2float(v); }\n"),
+        Valid("__device__ float g(float2 v) { return v.x + v.y; }\n"),
+        Invalid("__device__ float two(__half2 a, __half2 b) { __half2 c = a, d = b; return __half2float(d.y); }\n",
+                message=MESSAGE.format(text="d.y", fix="__high2half(d)")),
+    ]
+
+    def check(self, ctx):
+        if b"half2" not in ctx.data:
+            return
+        names = None
+        for m in parse.matches(MEMBERS, ctx.tree.root_node):
+            access, owner, field = m["access"][0], m["owner"][0], m["field"][0]
+            if field.text not in (b"x", b"y"):
+                continue
+            if names is None:
+                names = half2_names(ctx)
+            if owner.text in names:
+                own = owner.text.decode()
+                fix = f"__low2half({own})" if field.text == b"x" else f"__high2half({own})"
+                yield self.finding(ctx, access.start_byte, access.end_byte,
+                                   MESSAGE.format(text=access.text.decode(), fix=fix))

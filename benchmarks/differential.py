@@ -41,7 +41,10 @@ class Disagreement:
     reason: str
 
 
-def reason(context: Context, cuda: str, ours: str | None, theirs: str | None, packs, in_include: bool) -> str:
+def reason(context: Context, cuda: str, ours: str | None, theirs: str | None, packs, in_include: bool,
+           hazard: str | None = None) -> str:
+    if hazard is not None:
+        return f"a portability fix hipify-perl does not make ({hazard})"
     if in_include:
         return ("include path: hipmigrate names the header where Debian's and ROCm's packages install it "
                 "(e.g. hipblas/hipblas.h); hipify-perl renames the file-name token")
@@ -67,6 +70,8 @@ def compare(root: Path) -> list[Disagreement]:
     originals = {f.rel: f.path.read_bytes() for f in inventory.cpp}
     _, result = api.analyse(root, options)
     ours = {r.path: r.new for r in result.files if r.new is not None}
+    hazards = {(f.span.path, e.start): f"{f.code}: {f.message}" for f in result.findings
+               if f.code.startswith("HAZ") and f.fix is not None for e in f.fix.edits}
     theirs = hipify_perl.run(hipify_perl.find(), originals, quiet=True).data
     packs = default_packs()
     expected = {m.cuda: m.hip for m in packs.names.values()}
@@ -83,7 +88,8 @@ def compare(root: Path) -> list[Disagreement]:
             line_start = old.rfind(b"\n", 0, start) + 1
             in_include = old[line_start:start].lstrip().startswith(b"#") and b"include" in old[line_start:start]
             found.append(Disagreement(rel, ctx.span(start, start).line, cuda, mine, other, context.value,
-                                      reason(context, cuda, mine, other, packs, in_include)))
+                                      reason(context, cuda, mine, other, packs, in_include,
+                                             hazards.get((rel, start)))))
     return found
 
 

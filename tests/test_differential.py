@@ -17,6 +17,8 @@ def test_engines_agree_or_disagree_for_a_stated_reason(tmp_path):
     unexplained = [d for d in found if d.reason == "UNEXPLAINED"]
     assert unexplained == [], differential.table(unexplained)
     # The disagreements that remain are the ones hipify-perl gets wrong by design: text in comments and
-    # strings, and header paths. In code the two engines rename every identifier the same way.
+    # strings, and header paths. In code the two engines rename every identifier the same way, apart from
+    # the portability fixes (hazard rules) that hipify-perl does not make.
     assert found, "the corpus mentions CUDA names in comments and strings: some disagreement is expected"
-    assert {d.context for d in found} <= {"comment", "string"}
+    in_code = [d for d in found if d.context not in ("comment", "string")]
+    assert all(d.reason.startswith("a portability fix hipify-perl does not make (HAZ") for d in in_code)

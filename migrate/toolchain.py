@@ -13,7 +13,9 @@ from pathlib import Path
 
 INSTALL_HINT = ("install hipcc: `sudo scripts/install-toolchain` (Debian 12/13: apt-get install hipcc and the "
                 "HIP library headers), or ROCm from AMD's packages (adds /opt/rocm/bin)")
-EXTRA_INCLUDE = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain")) / "include"
+# What scripts/install-toolchain unpacks: bin/hipify-perl, include/ (HIP library headers), cuda/include/.
+TOOLCHAIN = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain"))
+EXTRA_INCLUDE = TOOLCHAIN / "include"
 PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void probe(int* p) { p[threadIdx.x] = 1; }\n"
 
 

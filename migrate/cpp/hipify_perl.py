@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.model import Finding, RuleKind, Severity, Span
+from migrate.toolchain import TOOLCHAIN
 
-TOOLCHAIN = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain"))
 WARNING = re.compile(r"^\s*warning: (.+?):(\d+): (.*)$")
 CONVERTED = re.compile(r"^\s+(\S+) => (\S+): (\d+)$")
 FILE_STATS = re.compile(r"^\[HIPIFY\] info: file '(.+)' statistics:")

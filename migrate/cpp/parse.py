@@ -140,3 +140,21 @@ def in_device_function(node: tree_sitter.Node) -> bool:
     while node is not None and node.type != "function_definition":
         node = node.parent
     return node is not None and any(c.type in ("__device__", "__global__") for c in node.children)
+
+
+DECLARED = query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
+                 " (declaration type: (_) @type declarator: (_) @name)]")
+
+
+def declared_names(root: tree_sitter.Node, types: set[bytes]) -> set[bytes]:
+    """Names of the variables and parameters declared with one of `types` (pointers, references and
+    initialisers looked through)."""
+    names = set()
+    for m in matches(DECLARED, root):
+        if m["type"][0].text not in types:
+            continue
+        for node in m["name"]:
+            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
+                node = node.child_by_field_name("declarator")
+            names.add(node.text)
+    return names

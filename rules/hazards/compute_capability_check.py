@@ -9,29 +9,14 @@ from migrate.cpp import parse
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-PROP_TYPES = ("cudaDeviceProp", "hipDeviceProp_t", "hipDeviceProp")
+PROP_TYPES = {b"cudaDeviceProp", b"hipDeviceProp_t", b"hipDeviceProp"}
 ATTRIBUTES = {"cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCapabilityMinor",
               "hipDeviceAttributeComputeCapabilityMajor", "hipDeviceAttributeComputeCapabilityMinor",
               "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR", "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"}
 COMPARISON = parse.query("(binary_expression left: (_) @left right: (_) @right) @cmp")
-DECLARED = parse.query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
-                       " (declaration type: (_) @type declarator: (_) @name)]")
 OPERATORS = {"<", "<=", ">", ">=", "==", "!="}
 MESSAGE = ("compute-capability gate '{text}': HIP reports numbers derived from the AMD architecture (gfx90a "
            "gives 9.0), so this picks the wrong path on AMD; test gcnArchName or a feature attribute")
-
-
-def property_names(ctx) -> set[str]:
-    """Names declared (as variables, parameters, pointers or references) with a device-properties type."""
-    names = set()
-    for m in parse.matches(DECLARED, ctx.tree.root_node):
-        if m["type"][0].text.decode("utf-8", "replace") not in PROP_TYPES:
-            continue
-        for node in m["name"]:
-            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
-                node = node.child_by_field_name("declarator")
-            names.add(node.text.decode("utf-8", "replace"))
-    return names
 
 
 class ComputeCapabilityCheck(CppRule):
@@ -75,7 +60,7 @@ class ComputeCapabilityCheck(CppRule):
             if field is None or owner is None or field.text not in (b"major", b"minor"):
                 continue
             if props is None:
-                props = property_names(ctx)
-            if owner.text.decode("utf-8", "replace") in props:
+                props = parse.declared_names(ctx.tree.root_node, PROP_TYPES)
+            if owner.text in props:
                 text = cmp.text.decode("utf-8", "replace")
                 yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=text))

@@ -10,27 +10,13 @@ from migrate.cpp.parse import Context
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-ENUM_TYPES = {"cudaError_t", "hipError_t", "cudaError", "CUresult", "hipMemoryType", "cudaMemoryType"}
-DECLARED = parse.query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
-                       " (declaration type: (_) @type declarator: (_) @name)]")
+ENUM_TYPES = {b"cudaError_t", b"hipError_t", b"cudaError", b"CUresult", b"hipMemoryType", b"cudaMemoryType"}
 COMPARISON = parse.query("(binary_expression left: (_) @left right: (_) @right) @cmp")
 FENCE = "__threadfence_system"
 MESSAGE = "'{text}' compares an error or enum code with a number: HIP numbers these values differently; " \
           "compare with the named value"
 FENCE_MESSAGE = ("__threadfence_system() does not flush the GPU's L2 to the host on AMD: data the host reads "
                  "must live in fine-grained (coherent) host memory")
-
-
-def enum_names(ctx) -> set[bytes]:
-    names = set()
-    for m in parse.matches(DECLARED, ctx.tree.root_node):
-        if m["type"][0].text.decode("utf-8", "replace") not in ENUM_TYPES:
-            continue
-        for node in m["name"]:
-            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
-                node = node.child_by_field_name("declarator")
-            names.add(node.text)
-    return names
 
 
 class ErrorEnumValue(CppRule):
@@ -55,9 +41,9 @@ class ErrorEnumValue(CppRule):
             if ctx.locate(at, end)[0] in (Context.CODE, Context.MACRO) and ctx.data[end:end + 1] != b"_":
                 yield self.finding(ctx, at, end, FENCE_MESSAGE)
             at = ctx.data.find(FENCE.encode(), end)
-        if not any(t.encode() in ctx.data for t in ENUM_TYPES):
+        if not any(t in ctx.data for t in ENUM_TYPES):
             return
-        names = enum_names(ctx)
+        names = parse.declared_names(ctx.tree.root_node, ENUM_TYPES)
         for m in parse.matches(COMPARISON, ctx.tree.root_node):
             cmp = m["cmp"][0]
             op = cmp.child_by_field_name("operator")

@@ -9,22 +9,8 @@ from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 HALF2_TYPES = {b"__half2", b"half2", b"__nv_half2"}
-DECLARED = parse.query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
-                       " (declaration type: (_) @type declarator: (_) @name)]")
 MEMBERS = parse.query("(field_expression argument: (identifier) @owner field: (field_identifier) @field) @access")
 MESSAGE = "'{text}' reads a half of a __half2 by member: HIP lays __half2 out differently; use {fix}"
-
-
-def half2_names(ctx) -> set[bytes]:
-    names = set()
-    for m in parse.matches(DECLARED, ctx.tree.root_node):
-        if m["type"][0].text not in HALF2_TYPES:
-            continue
-        for node in m["name"]:
-            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
-                node = node.child_by_field_name("declarator")
-            names.add(node.text)
-    return names
 
 
 class Half2MemberAccess(CppRule):
@@ -52,7 +38,7 @@ class Half2MemberAccess(CppRule):
             if field.text not in (b"x", b"y"):
                 continue
             if names is None:
-                names = half2_names(ctx)
+                names = parse.declared_names(ctx.tree.root_node, HALF2_TYPES)
             if owner.text in names:
                 own = owner.text.decode()
                 fix = f"__low2half({own})" if field.text == b"x" else f"__high2half({own})"

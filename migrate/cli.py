@@ -36,6 +36,8 @@ def common(f):
                      help="Keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL."),
         click.option("--translate-comments", is_flag=True, help="Also rename CUDA identifiers inside comments."),
         click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes graded unsafe."),
+        click.option("--portable", is_flag=True,
+                     help="Python: rewrite to device-agnostic torch APIs (torch.Stream, torch.Event, torch.accelerator)."),
         click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out (repeatable)."),
         click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
                      help="Worker processes."),
@@ -54,7 +56,7 @@ def common(f):
 def make_options(kw: dict) -> Options:
     extra = {"offload_arch": tuple(kw["offload_arch"])} if kw.get("offload_arch") else {}
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
-                   translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"],
+                   translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"], portable=kw["portable"],
                    exclude=tuple(kw["exclude"]), jobs=kw["jobs"], max_file_size=kw["max_file_size"], **extra)
 
 

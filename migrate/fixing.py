@@ -34,6 +34,13 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007); parse problems
     reported as INP001. `extra_edits` may add layout edits computed from the applied ones."""
     findings: list[Finding] = []
+    where = ctx.parse_errors() if getattr(ctx, "all_or_nothing", False) else []
+    if where:
+        # Python and deployment files: a half-understood file is not edited at all.
+        lines = ", ".join(f"{line}:{col}" for line, col in where)
+        findings.append(input_finding(ctx.path, "INP001", f"{ctx.parser} could not parse this file (at {lines}): "
+                                      "copied unchanged; fix the syntax and run again", *where[0]))
+        return Translation(ctx.data, tuple(findings))
     for rule in rules:
         findings.extend(rule.check(ctx))
     result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options)])
@@ -44,7 +51,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     for f in result.conflicts:
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))
-    where = ctx.parse_errors()
+    where = ctx.parse_errors()  # after the rules: a C++ file is parsed only when a rule needed its tree
     if where:
         lines = ", ".join(f"{line}:{col}" for line, col in where)
         findings.append(input_finding(

@@ -10,6 +10,7 @@ class Options:
     engine: str = "builtin"  # builtin | hipify-perl | auto
     launch_syntax: str = "chevron"  # chevron (keep <<<>>>) | ggl (hipLaunchKernelGGL)
     translate_comments: bool = False
+    portable: bool = False  # Python: rewrite to device-agnostic torch APIs (torch.Stream, torch.accelerator, ...)
     unsafe_fixes: bool = False
     exclude: tuple[str, ...] = ()
     jobs: int = 1

@@ -27,7 +27,7 @@ class Registry:
 
     def for_kind(self, kind: str) -> list[type[FileRule]]:
         """The rules of one non-C++ file kind ("cmake", "make", ...), in phase order."""
-        return [r for r in self.rules if issubclass(r, FileRule) and r.file_kind == kind]
+        return [r for r in self.rules if issubclass(r, FileRule) and kind in r.kinds()]
 
 
 def _import(path: Path, root: Path):

@@ -13,6 +13,7 @@ class Valid:
 
     code: str
     options: tuple[tuple[str, object], ...] = ()
+    path: str = ""  # for file rules: the example's file name (default: the rule's example_path)
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Invalid:
     line: int | None = None
     message: str | None = None
     options: tuple[tuple[str, object], ...] = ()
+    path: str = ""  # for file rules: the example's file name (default: the rule's example_path)
 
 
 class Rule:
@@ -68,11 +70,17 @@ class CppRule(Rule):
 
 
 class FileRule(Rule):
-    """A rule over one build or deployment file: `file_kind` says which ("cmake", "make"), and the
-    examples are written to a file named `example_path`."""
+    """A rule over one build, Python or deployment file: `file_kind` says which ("cmake", "make", "python",
+    "shell", ...), or `file_kinds` when the rule reads several; examples are written to a file named
+    `example_path` unless they name their own `path`."""
 
-    file_kind: ClassVar[str]
+    file_kind: ClassVar[str] = ""
+    file_kinds: ClassVar[tuple[str, ...]] = ()
     example_path: ClassVar[str]
+
+    @classmethod
+    def kinds(cls) -> tuple[str, ...]:
+        return cls.file_kinds or (cls.file_kind,)
 
     def check(self, ctx) -> Iterable[Finding]:
         raise NotImplementedError

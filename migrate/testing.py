@@ -15,7 +15,8 @@ from migrate.options import Options
 from migrate.packs import Mapping, Packs
 from migrate.fixing import allowed, run_rules
 from migrate.rule import FileRule, Invalid, Rule, Valid
-from migrate.stages.rewrite import BUILD_CONTEXTS
+from migrate.contexts import CONTEXTS
+from migrate.stages.scan import rule_kind
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,16 @@ def run_example(rule: type[Rule], example: Valid | Invalid, packs: Packs, rules:
     options, target = example_options(example, packs)
     source = example.code.encode()
     if issubclass(rule, FileRule):
-        context = BUILD_CONTEXTS[rule.file_kind]
+        path = example.path or rule.example_path
+        kind = rule_kind(path)
+        assert kind in rule.kinds(), f"{rule.code}: example file {path} is a {kind} file, not {rule.kinds()}"
+        context = CONTEXTS[kind]
 
         def run(data: bytes):
-            return run_rules(context(rule.example_path, data, options, packs, target), [rule()])
+            return run_rules(context(path, data, options, packs, target), [rule()])
 
         def broken(data: bytes) -> bool:
-            return bool(context(rule.example_path, data, options, packs, target).parse_errors())
+            return bool(context(path, data, options, packs, target).parse_errors())
     else:
         rules = example_rules(rule, rules)
 

@@ -1,4 +1,5 @@
 """Every rule's examples are its tests (see migrate/testing.py)."""
+import re
 import pytest
 
 from migrate.packs import default_packs
@@ -50,4 +51,5 @@ def test_rule_is_documented_and_exemplified(rule):
 def test_codes_are_unique_and_well_formed():
     codes = [r.code for r in REGISTRY.rules]
     assert len(codes) == len(set(codes))
-    assert all(c[:3] in {"MAP", "CPP", "HAZ", "BLD"} and c[3:].isdigit() and len(c) == 6 for c in codes), codes
+    prefix = re.compile(r"(MAP|CPP|HAZ|BLD|PY)\d{3}")
+    assert all(prefix.fullmatch(c) for c in codes), codes

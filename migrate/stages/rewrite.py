@@ -9,9 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Callable
 
-from migrate.build.cmake import CMakeContext
-from migrate.build.make import MakeContext
-from migrate.build.setup_py import SetupContext
+from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import translate
@@ -38,7 +36,7 @@ def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Fin
         return None, [input_finding(f.rel, "INP004", f"cannot read: {exc.strerror or exc}; fix its permissions "
                                     "and run again", severity=Severity.ERROR)]
     if b"\0" in data[:8192]:
-        return None, [input_finding(f.rel, "INP002", "binary content (NUL bytes) in a C++/CUDA source: copied "
+        return None, [input_finding(f.rel, "INP002", f"binary content (NUL bytes) in a {'C++/CUDA source' if f.kind == 'cpp' else f.kind + ' file'}: copied "
                                     "unchanged; exclude it with --exclude if it is not source")]
     notes = []
     try:
@@ -68,15 +66,12 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, new, data.count(b"\n"))
 
 
-BUILD_CONTEXTS = {"cmake": CMakeContext, "make": MakeContext, "setup": SetupContext}
-
-
-def migrate_build_file(f: SourceFile, options: Options, target: str) -> FileResult:
-    """A CMake file or Makefile through the rules of its kind."""
+def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResult:
+    """A build, Python or deployment file through the rules of its kind."""
     data, notes = read_source(f, options)
     if data is None:
         return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
-    ctx = BUILD_CONTEXTS[f.kind](f.rel, data, options, default_packs(), target)
+    ctx = CONTEXTS[f.kind](f.rel, data, options, default_packs(), target)
     result = run_rules(ctx, [r() for r in default_registry().for_kind(f.kind)])
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
@@ -108,8 +103,8 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
             results[f.rel] = migrate_file(f, options, target)
             if progress:
                 progress(1)
-    for f in inventory.build:
-        results[f.rel] = migrate_build_file(f, options, target)
+    for f in inventory.by_rules:
+        results[f.rel] = migrate_rule_file(f, options, target)
     files = [results[f.rel] if f.rel in results else _other(f) for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 

@@ -1,6 +1,7 @@
 """Stage 1, scan: walk the source tree, honour .gitignore and --exclude, sort files by language.
 
-A file is `cpp` (handed to the C++ engine) by extension; everything else is copied byte for byte.
+A file is `cpp` (handed to the C++ engine) by extension; build files, Python sources and deployment files get
+a kind of their own (their file rules run on them); everything else is copied byte for byte.
 Symbolic links are kept as links and never followed, so a link loop cannot trap the walk.
 """
 from __future__ import annotations
@@ -18,7 +19,9 @@ from migrate.options import Options
 
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
                 ".ipp", ".tpp", ".hip"}
-BUILD_KINDS = ("cmake", "make", "setup")
+# Kinds that file rules handle (migrate/contexts.py reads each).
+RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell")
+SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
@@ -31,7 +34,7 @@ class UsageError(Exception):
 class SourceFile:
     rel: str  # forward slashes, relative to the root
     path: Path
-    kind: str  # "cpp", "cmake", "make", "other", "link", "special" (FIFO, socket, device: never opened)
+    kind: str  # "cpp", one of RULE_KINDS, "other", "link", "special" (FIFO, socket, device: never opened)
 
 
 @dataclass(frozen=True)
@@ -46,19 +49,43 @@ class Inventory:
         return [f for f in self.files if f.kind == "cpp"]
 
     @property
-    def build(self) -> list[SourceFile]:
-        return [f for f in self.files if f.kind in BUILD_KINDS]
+    def by_rules(self) -> list[SourceFile]:
+        """Build, Python and deployment files: those the file rules handle."""
+        return [f for f in self.files if f.kind in RULE_KINDS]
 
 
-def build_kind(name: str) -> str | None:
-    """"cmake", "make" or "setup" for the build files hipmigrate migrates, else None."""
-    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+def rule_kind(rel: str) -> str | None:
+    """The kind of a file that file rules handle, from its path (forward slashes) alone; None otherwise."""
+    folders, _, name = rel.rpartition("/")
+    lower = name.lower()
+    if name == "CMakeLists.txt" or lower.endswith(".cmake"):
         return "cmake"
-    if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith((".mk", ".make")):
+    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith((".mk", ".make")):
         return "make"
-    if name == "setup.py":
-        return "setup"
+    if lower.endswith((".py", ".pyw")):
+        return "python"
+    if lower == "pyproject.toml":
+        return "pyproject"
+    if lower.endswith((".txt", ".in")) and ("requirements" in lower or lower.startswith("constraints")
+                                            or folders.split("/")[-1] == "requirements"):
+        return "requirements"
+    if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) \
+            or lower.endswith((".dockerfile", ".containerfile")):
+        return "docker"
+    if lower.endswith((".yml", ".yaml")):
+        return "yaml"
+    if lower.endswith((".sh", ".bash")):
+        return "shell"
     return None
+
+
+def _shebang_shell(path: Path) -> bool:
+    """An extension-less script that starts with a POSIX shell's #! line."""
+    try:
+        with open(path, "rb") as fh:
+            return bool(SHELL_SHEBANG.match(fh.read(64)))
+    except OSError:
+        return False
 
 
 def is_cpp(path: Path) -> bool:
@@ -115,7 +142,7 @@ def _walk(root: Path) -> list[str]:
     return sorted(found)
 
 
-def _kind(path: Path) -> str:
+def _kind(path: Path, rel: str) -> str:
     if path.is_symlink():
         return "link"
     try:
@@ -124,15 +151,21 @@ def _kind(path: Path) -> str:
         regular = True  # let reading report it
     if not regular:
         return "special"
-    return "cpp" if is_cpp(path) else build_kind(path.name) or "other"
+    if is_cpp(path):
+        return "cpp"
+    kind = rule_kind(rel)
+    if kind is None and "." not in path.name and _shebang_shell(path):
+        kind = "shell"
+    return kind or "other"
 
 
 def collect(source: Path, options: Options) -> Inventory:
     if not os.path.lexists(source):
         raise UsageError(f"{source}: no such file or folder; give the CUDA project's folder or one source file")
     if source.is_file() and not source.is_symlink():
-        macros = frozenset()
-        return Inventory(source.parent, True, (SourceFile(source.name, source, "cpp"),), macros)
+        kind = _kind(source, source.name)
+        kind = kind if kind in RULE_KINDS else "cpp"  # a lone file of another name is taken as C++/CUDA
+        return Inventory(source.parent, True, (SourceFile(source.name, source, kind),), frozenset())
     if not source.is_dir():
         raise UsageError(f"{source}: not a folder or a regular file")
     names = _git_files(source)
@@ -145,7 +178,7 @@ def collect(source: Path, options: Options) -> Inventory:
         if rel.split("/")[0] in ALWAYS_SKIPPED or (excluded and excluded.match_file(rel)):
             continue
         path = source / rel
-        kind = _kind(path)
+        kind = _kind(path, rel)
         files.append(SourceFile(rel, path, kind))
         if kind == "cpp" and rel.endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")):
             try:

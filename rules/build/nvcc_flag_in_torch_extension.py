@@ -196,7 +196,7 @@ class _Action:
 class NvccFlagInTorchExtension(FileRule):
     code = "BLD201"
     kind = RuleKind.BUILD
-    file_kind = "setup"
+    file_kind = "python"
     example_path = "setup.py"
     examples = [
         Invalid('from torch.utils.cpp_extension import CUDAExtension\n'

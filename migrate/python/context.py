@@ -1,12 +1,12 @@
-"""setup.py files (and other Python build scripts) parsed with libcst, for the torch.utils.cpp_extension
-rules: calls, keyword arguments and string literals with their byte spans."""
+"""Python files parsed with libcst: the module, byte spans of nodes in the file's own bytes, and the
+qualified names (through imports and aliases) of names and attributes."""
 from __future__ import annotations
 
 import codecs
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
+from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper, QualifiedNameProvider
 
 from migrate.context import FileContext
 
@@ -16,9 +16,10 @@ from migrate.context import FileContext
 PARSE_ERRORS = (cst.ParserSyntaxError, SyntaxError, ValueError)
 
 
-class SetupContext(FileContext):
-    kind = "setup"
+class PythonContext(FileContext):
+    kind = "python"
     parser = "libcst"
+    all_or_nothing = True  # a file that does not parse is copied unchanged
 
     @cached_property
     def _parsed(self) -> tuple[MetadataWrapper | None, Exception | None]:
@@ -35,6 +36,15 @@ class SetupContext(FileContext):
     @cached_property
     def positions(self):
         return self.wrapper.resolve(ByteSpanPositionProvider) if self.wrapper else {}
+
+    @cached_property
+    def _qualified(self):
+        return self.wrapper.resolve(QualifiedNameProvider) if self.wrapper else {}
+
+    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+        """What `node` (a Name or Attribute) names, seen through imports: `np.cuda` after `import cupy as np` is
+        {"cupy.cuda"}; a local variable gives its own name; an empty set when libcst cannot tell."""
+        return {q.name for q in self._qualified.get(node, ())}
 
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
         """[start, end) of `node` in the file's bytes (`self.data`)."""

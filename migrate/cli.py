@@ -98,12 +98,12 @@ def guarded(fn):
     return wrapper
 
 
-def finish(result, command: str, fmt: str, to_stderr: bool = False) -> None:
+def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes: bool = False) -> None:
     """Print the report (on stderr when stdout carries the migrated source) and exit with the status."""
     if fmt == "json":
-        click.echo(json_render.render(result, command), nl=False, err=to_stderr)
+        click.echo(json_render.render(result, command, unsafe_fixes), nl=False, err=to_stderr)
     else:
-        text_render.render(result, err if to_stderr else Console(soft_wrap=True), command)
+        text_render.render(result, err if to_stderr else Console(soft_wrap=True), command, unsafe_fixes=unsafe_fixes)
     sys.exit(1 if result.problems else 0)
 
 
@@ -201,7 +201,7 @@ def diff(src: Path, **kw) -> None:
 def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
     _, result = api.analyse(src, make_options(kw), progress_factory(kw))
-    finish(result, "scan", kw["output_format"])
+    finish(result, "scan", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
 
 
 @main.command()
@@ -235,3 +235,11 @@ def doctor(offload_arch: tuple[str, ...], output_format: str) -> None:
     else:
         doctor_render.render_text(report, Console(soft_wrap=True))
     sys.exit(0 if report.summary.can_build else 1)
+
+from migrate.commands.bench import bench, compare  # noqa: E402  (commands in modules of their own)
+main.add_command(bench)
+main.add_command(compare)
+
+from migrate.commands.check import check as check_command, suggest as suggest_command  # noqa: E402
+main.add_command(check_command)
+main.add_command(suggest_command)

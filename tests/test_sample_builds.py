@@ -11,7 +11,10 @@ from migrate.cpp.hipify_perl import TOOLCHAIN
 from migrate.options import Options
 from tests.conftest import need_tool
 
-SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src"))
+# The samples built with their own Makefile or CMakeLists.txt (pytorch_ddp is built by PyTorch's setup.py:
+# tests/test_python_sample.py compiles its units).
+SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src")
+                 if (p / "Makefile").exists() or (p / "CMakeLists.txt").exists())
 CUDA_INCLUDE = TOOLCHAIN / "cuda" / "include"  # cuBLAS/cuRAND headers unpacked by scripts/install-toolchain
 
 

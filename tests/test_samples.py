@@ -8,7 +8,7 @@ import pytest
 
 from migrate import api
 from migrate.options import Options
-from tests.compile import hipcc_compile
+from tests.compile import compile_unit
 from tests.helpers import read_tree
 
 SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src"))
@@ -49,7 +49,7 @@ def test_golden_compiles_for_amd(sample, hipcc, tmp_path):
     sources = sorted(p for p in (sample / "expected").rglob("*") if p.suffix in (".cu", ".cpp", ".hip"))
     assert sources
     for source in sources:
-        proc = hipcc_compile(hipcc, source, [source.parent], tmp_path)
+        proc = compile_unit(hipcc, source, [source.parent], tmp_path)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
 
 
@@ -68,5 +68,5 @@ def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipi
     for source in sorted(p for p in out.rglob("*") if p.suffix in (".cu", ".cpp")):
         text = source.read_text()
         assert "cuda_runtime.h" not in text and "_sync(" not in text
-        proc = hipcc_compile(hipcc, source, [source.parent], tmp_path)
+        proc = compile_unit(hipcc, source, [source.parent], tmp_path)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"

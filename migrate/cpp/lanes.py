@@ -3,10 +3,16 @@ warp indices and which hold ballot / activemask results.
 
 The flow is deliberately simple: a variable is a *lane variable* when it is named like one (lane, laneId,
 warp, warpId, wid, ...) or is assigned, anywhere in the function, an expression that mentions threadIdx,
-PTX %laneid, `__lane_id()` or another lane variable (subscripts do not count: `in[threadIdx.x]` is data, not
-an index). A variable is a *ballot variable* when it is assigned a ballot result, or a bitwise combination
-(`&`, `|`, `^`, `~`, casts, parentheses) of ballot results. Facts are computed once per function and cached
-per file context.
+PTX %laneid, `__lane_id()`, a lane macro or another lane variable (subscripts do not count: `in[threadIdx.x]`
+is data, not an index). A variable is a *ballot variable* when it is assigned a ballot result, or a bitwise
+combination (`&`, `|`, `^`, `~`, casts, parentheses) of ballot results. Facts are computed once per function
+and cached per file context.
+
+`#define` bodies are opaque to the file's tree. `trees(ctx)` gives the rules the file's tree and then each
+macro body parsed on its own (with the file offset of its first byte), so the same queries run inside
+macros; in a body the whole body is one scope, and a function-like macro's parameters named like lanes are
+lane variables. A *lane macro* (`#define LANE (threadIdx.x & 31)`, `#define TID threadIdx.x`) counts as a
+lane source wherever it is used.
 """
 from __future__ import annotations
 
@@ -103,8 +109,8 @@ def is_32bit(type_node: tree_sitter.Node | None) -> bool:
     return type_node is not None and " ".join(text(type_node).split()) in BITS32
 
 
-def _facts_of(function: tree_sitter.Node) -> FunctionFacts:
-    facts = FunctionFacts(function)
+def _facts_of(function: tree_sitter.Node, seeds: frozenset[str] = frozenset()) -> FunctionFacts:
+    facts = FunctionFacts(function, set(seeds))
     assignments: list[tuple[str, tree_sitter.Node, set[str]]] = []
     for _, match in tree_sitter.QueryCursor(_ASSIGNMENTS).matches(function):
         name, value = text(match["name"][0]), match["value"][0]
@@ -131,12 +137,15 @@ def _facts_of(function: tree_sitter.Node) -> FunctionFacts:
 
 
 class Lanes:
-    """The facts of every function of one file, found on demand."""
+    """The facts of every function of one tree, found on demand. `seeds` are names that are lane sources
+    everywhere (lane macros; a macro body's lane-named parameters); with `whole`, code outside any function
+    (a macro body) is one scope of its own."""
 
-    def __init__(self, tree: tree_sitter.Tree):
+    def __init__(self, tree: tree_sitter.Tree, seeds: frozenset[str] = frozenset(), whole: bool = False):
         self._tree = tree
+        self._seeds = seeds
         self._facts: dict[int, FunctionFacts] = {}
-        self._outside = FunctionFacts(None)
+        self._outside = _facts_of(tree.root_node, seeds) if whole else FunctionFacts(None, set(seeds))
 
     def function_of(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
         """The innermost function definition around `node`."""
@@ -151,18 +160,150 @@ class Lanes:
             return self._outside
         key = function.start_byte
         if key not in self._facts:
-            self._facts[key] = _facts_of(function)
+            self._facts[key] = _facts_of(function, self._seeds)
         return self._facts[key]
 
 
-_cache: "weakref.WeakKeyDictionary[object, Lanes]" = weakref.WeakKeyDictionary()
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...] | None  # None for an object-like macro
+    body: tree_sitter.Node  # the preproc_arg in the file's tree
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A tree the hazard rules search: the file's own (`macro` "") or one #define body parsed alone, whose
+    node offsets are relative to `base` in the file."""
+
+    root: tree_sitter.Node
+    base: int
+    lanes: Lanes
+    data: bytes  # the text the tree was parsed from (offsets of `root` index it)
+    macro: str = ""
+
+    def node_at(self, start: int, end: int) -> tree_sitter.Node:
+        """The smallest node of this tree around [start, end) (offsets into `data`)."""
+        return self.root.descendant_for_byte_range(start, end)
+
+
+class _FileState:
+    """What the hazard rules share about one file (it must not refer to the context: the cache is weak)."""
+
+    def __init__(self, ctx):
+        self.macros: list[Macro] = _macros_of(ctx)
+        self.lane_macros = frozenset(m.name for m in self.macros if LANE_SOURCE.search(index_text(m.body)))
+        self.lanes = Lanes(ctx.tree, self.lane_macros)
+        self.bodies: dict[int, Tree] = {}
+
+    def body(self, macro: Macro) -> Tree:
+        key = macro.body.start_byte
+        if key not in self.bodies:
+            tree = parse.parse(macro.body.text)
+            params = frozenset(p for p in macro.params or () if LANE_NAME.match(p))
+            self.bodies[key] = Tree(tree.root_node, key, Lanes(tree, self.lane_macros | params, whole=True),
+                                    macro.body.text, macro.name)
+        return self.bodies[key]
+
+
+DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+def _macros_of(ctx) -> list[Macro]:
+    """Found from each `#define` line's name node (cheaper than a query over the whole tree)."""
+    found = []
+    for m in DEFINE.finditer(ctx.data):
+        name = ctx.node_at(m.start(1), m.end(1))
+        definition = name.parent
+        if definition is None or definition.type not in ("preproc_def", "preproc_function_def") \
+                or definition.child_by_field_name("name") != name:
+            continue
+        body = definition.child_by_field_name("value")
+        if body is None:
+            continue
+        params = None
+        if definition.type == "preproc_function_def":
+            params = tuple(text(p) for p in definition.child_by_field_name("parameters").named_children
+                           if p.type == "identifier")
+        found.append(Macro(text(name), params, body))
+    return found
+
+
+_DECLARING = {"declaration", "parameter_declaration", "field_declaration"}
+_spellings: dict[frozenset[bytes], list[tuple[bytes, re.Pattern[bytes]]]] = {}
+
+
+def _type_spellings(types: frozenset[bytes]) -> list[tuple[bytes, re.Pattern[bytes]]]:
+    """(first word, pattern of the whole type at that word) for each type, cached."""
+    found = _spellings.get(types)
+    if found is None:
+        found = _spellings[types] = [(t.split()[0], re.compile(rb"(?<![\w:])" + re.escape(t).replace(rb"\ ", rb"\s+")
+                                                               + rb"(?!\w)")) for t in types]
+    return found
+
+
+def declared_with(ctx, types: frozenset[bytes]) -> set[bytes]:
+    """Names of the variables, parameters and fields declared with one of `types` (pointers, references and
+    initialisers looked through), found from each place a type is spelled (cheaper than a whole-tree query)."""
+    names: set[bytes] = set()
+    data = ctx.data
+    for first, pattern in _type_spellings(types):
+        at = data.find(first)
+        while at >= 0:
+            m = pattern.match(data, at)  # the look-behind sees the bytes before `at`
+            if m is not None:
+                names |= _declarators(ctx, m.start(), m.end(), types)
+            at = data.find(first, at + len(first))
+    return names
+
+
+def _declarators(ctx, start: int, end: int, types: frozenset[bytes]) -> set[bytes]:
+    node = ctx.node_at(start, end)
+    for _ in range(4):  # the type node, a qualified name or a sized type, then its declaration
+        if node is None or node.type in _DECLARING:
+            break
+        node = node.parent
+    if node is None or node.type not in _DECLARING:
+        return set()
+    kind = node.child_by_field_name("type")
+    if kind is None or kind.start_byte != start or b" ".join(kind.text.split()) not in types:
+        return set()
+    names = set()
+    for declarator in node.children_by_field_name("declarator"):
+        while declarator.type not in ("identifier", "field_identifier") \
+                and declarator.child_by_field_name("declarator") is not None:
+            declarator = declarator.child_by_field_name("declarator")
+        names.add(declarator.text)
+    return names
+
+
+_cache: "weakref.WeakKeyDictionary[object, _FileState]" = weakref.WeakKeyDictionary()
+
+
+def _state(ctx) -> _FileState:
+    found = _cache.get(ctx)
+    if found is None:
+        found = _cache[ctx] = _FileState(ctx)
+    return found
 
 
 def lanes(ctx) -> Lanes:
-    """The lane facts of `ctx`'s file, shared by every rule that asks."""
-    found = _cache.get(ctx)
-    if found is None:
-        found = _cache[ctx] = Lanes(ctx.tree)
+    """The lane facts of `ctx`'s file tree, shared by every rule that asks."""
+    return _state(ctx).lanes
+
+
+def macros(ctx) -> list[Macro]:
+    """The file's #define's, in order."""
+    return _state(ctx).macros
+
+
+def trees(ctx, hint: re.Pattern[bytes] | None = None) -> list[Tree]:
+    """The file's tree, then the body of every #define whose text `hint` finds (every body without a hint)."""
+    state = _state(ctx)
+    found = [Tree(ctx.tree.root_node, 0, state.lanes, ctx.data)]
+    for macro in state.macros:
+        if hint is None or hint.search(macro.body.text):
+            found.append(state.body(macro))
     return found
 
 

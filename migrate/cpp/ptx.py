@@ -2,11 +2,15 @@
 
 `instructions(text)` reads the text of an asm string (after C escapes are undone) and returns the
 opcodes and special registers it names, in order of first use. `suggestion(item)` gives the HIP
-counterpart of one of them, None when HIP has none worth naming.
+counterpart of one of them, None when HIP has none worth naming. `listing(findings)` turns the inline-PTX
+findings (rule HAZ005) back into one `AsmSite` per asm statement, for `hipmigrate scan`.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+from migrate.cpp import parse
 
 # Special registers (without the leading %) → the HIP expression to use instead.
 SPECIAL_REGISTERS: dict[str, str] = {
@@ -124,3 +128,62 @@ def looks_like_ptx(text: str) -> bool:
         if item.startswith("%") or _TYPED.search(item) or (suggestion(item) is not None and "." in item):
             return True
     return False
+
+
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+INLINE_PTX = "HAZ005"  # the rule whose findings are asm sites
+_ASM = parse.query("(gnu_asm_expression) @asm")
+
+
+def asm_text(code) -> str:
+    """The assembly text of a string literal node (or concatenated strings), C escapes undone."""
+    pieces = [code] if code.type == "string_literal" else [c for c in code.named_children if c.type == "string_literal"]
+    out = []
+    for piece in pieces:
+        for part in piece.named_children:
+            text = part.text.decode("utf-8", "replace")
+            out.append(ESCAPES.get(text[1:], text[1:]) if part.type == "escape_sequence" else text)
+    return "".join(out)
+
+
+def hints(items: list[str]) -> list[tuple[str, str]]:
+    """(item, HIP counterpart) for each item this table knows; the counterpart is "" when HIP has none."""
+    return [(item, hip) for item in items if (hip := suggestion(item)) is not None]
+
+
+def describe(items: list[str]) -> str:
+    """The inline-PTX finding's message: what the asm uses and what to use instead."""
+    shown = [f"{item} → {hip}" if hip else f"{item} has no HIP counterpart" for item, hip in hints(items)]
+    used = ", ".join(items) if items else "no instruction this tool recognises"
+    return f"inline PTX does not compile for AMD GPUs: it uses {used}" + (f" ({'; '.join(shown)})" if shown else "")
+
+
+@dataclass(frozen=True)
+class AsmSite:
+    """One inline-assembly statement: where it is, the PTX it uses, and the HIP counterparts known."""
+
+    path: str
+    line: int
+    column: int
+    instructions: tuple[str, ...]
+    suggestions: tuple[tuple[str, str], ...]  # (item, HIP counterpart; "" when there is none)
+
+
+def statement_text(source: str) -> str:
+    """The assembly text of the first asm statement in `source` (the matched text of a HAZ005 finding)."""
+    tree = parse.parse(source.encode())
+    for node in parse.captures(_ASM, tree.root_node).get("asm", []):
+        code = node.child_by_field_name("assembly_code")
+        return asm_text(code) if code is not None else ""
+    return ""
+
+
+def listing(findings) -> list[AsmSite]:
+    """An AsmSite for each inline-PTX finding, in path and line order."""
+    sites = []
+    for f in findings:
+        if f.code != INLINE_PTX:
+            continue
+        items = instructions(statement_text(f.matched))
+        sites.append(AsmSite(f.span.path, f.span.line, f.span.column, tuple(items), tuple(hints(items))))
+    return sorted(sites, key=lambda s: (s.path, s.line, s.column))

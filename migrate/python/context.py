@@ -2,6 +2,7 @@
 qualified names (through imports and aliases) of names and attributes."""
 from __future__ import annotations
 
+import ast
 import codecs
 from functools import cached_property
 
@@ -38,13 +39,21 @@ class PythonContext(FileContext):
         return self.wrapper.resolve(ByteSpanPositionProvider) if self.wrapper else {}
 
     @cached_property
+    def _qualified_names(self):
+        from migrate.python.names import QualifiedNames
+        return QualifiedNames(self.wrapper.module) if self.wrapper else None
+
+    @cached_property
     def _qualified(self):
         return self.wrapper.resolve(QualifiedNameProvider) if self.wrapper else {}
 
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         """What `node` (a Name or Attribute) names, seen through imports: `np.cuda` after `import cupy as np` is
         {"cupy.cuda"}; a local variable gives its own name; an empty set when libcst cannot tell."""
-        return {q.name for q in self._qualified.get(node, ())}
+        names = self._qualified.get(node, ())
+        if callable(names):  # libcst hands some of them out as a LazyValue, computed on first use
+            names = names()
+        return {q.name for q in names}
 
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
         """[start, end) of `node` in the file's bytes (`self.data`)."""
@@ -77,7 +86,19 @@ class PythonContext(FileContext):
         if exc is None:
             return []
         if isinstance(exc, cst.ParserSyntaxError):
-            return [(exc.raw_line, exc.raw_column + 1)]
+            # libcst's parser may only notice lines later; Python's own parser names the first bad line
+            return [_python_location(self.data) or (exc.raw_line, exc.raw_column + 1)]
         if isinstance(exc, UnicodeDecodeError):
             return [(self.data.count(b"\n", 0, exc.start) + 1, 1)]
         return [(getattr(exc, "lineno", None) or 1, 1)]
+
+
+def _python_location(data: bytes) -> tuple[int, int] | None:
+    """(line, column) of the first syntax error Python's own parser finds, None if it finds none."""
+    try:
+        compile(data, "<file>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return (exc.lineno or 1, exc.offset or 1)
+    except ValueError:
+        return None
+    return None

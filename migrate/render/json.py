@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+from migrate import effort as effort_model
+from migrate.cpp import ptx
 from migrate.model import Finding, MigrationResult
 from migrate.stages.report import summarize
 
@@ -24,7 +26,27 @@ def finding_dict(f: Finding) -> dict:
     return out
 
 
-def render(result: MigrationResult, command: str) -> str:
+def effort_row(f: effort_model.FileEffort) -> dict:
+    out = {"path": f.path} if f.path else {}
+    out.update({"lines": f.lines, "lines_changed": f.lines_changed, "changed_fraction": round(f.changed_fraction, 4),
+                "hazards_fixed": f.hazards_fixed, "hazards_to_review": f.hazards_to_review,
+                "review_weight": f.review_weight, "class": f.effort})
+    return out
+
+
+def effort_dict(e: effort_model.Effort) -> dict:
+    return {"class": e.effort, "unsafe_fixes": e.unsafe_fixes,
+            "weights": {s.label: w for s, w in effort_model.WEIGHTS.items() if w},
+            "total": effort_row(e.total), "files": [effort_row(f) for f in e.files]}
+
+
+def asm_list(result: MigrationResult) -> list[dict]:
+    return [{"path": s.path, "line": s.line, "column": s.column, "instructions": list(s.instructions),
+             "suggestions": [{"ptx": item, "hip": hip or None} for item, hip in s.suggestions]}
+            for s in ptx.listing(result.findings)]
+
+
+def render(result: MigrationResult, command: str, unsafe_fixes: bool = False) -> str:
     s = summarize(result)
     doc = {
         "schema": SCHEMA_VERSION,
@@ -42,4 +64,7 @@ def render(result: MigrationResult, command: str) -> str:
         "findings": [finding_dict(f) for f in sorted(result.findings, key=lambda f: (f.span.path, f.span.line,
                                                                                       f.span.column, f.code))],
     }
+    if command == "scan":
+        doc["effort"] = effort_dict(effort_model.estimate(result, unsafe_fixes))
+        doc["inline_asm"] = asm_list(result)
     return json.dumps(doc, indent=2, sort_keys=False) + "\n"

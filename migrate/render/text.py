@@ -4,6 +4,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from migrate import effort as effort_model
+from migrate.cpp import ptx
 from migrate.model import MigrationResult
 from migrate.stages.report import summarize
 
@@ -23,7 +25,44 @@ def listing(console: Console, findings, heading: str, limit: int, with_code: boo
         console.print(f"  ... and {len(findings) - limit} more (use --output-format json for all)")
 
 
-def render(result: MigrationResult, console: Console, command: str, limit: int = 50) -> None:
+def asm_listing(console: Console, result: MigrationResult, limit: int) -> None:
+    """Every inline-PTX site: file:line:column, what it uses, and the HIP counterparts known."""
+    sites = ptx.listing(result.findings)
+    if not sites:
+        return
+    console.print(f"[bold yellow]{len(sites)} inline assembly sites[/] (PTX does not build for AMD):")
+    for s in sites[:limit]:
+        used = ", ".join(s.instructions) or "no instruction this tool recognises"
+        console.print(f"  {s.path}:{s.line}:{s.column}: {used}", markup=False, highlight=False)
+        for item, hip in s.suggestions:
+            console.print(f"      {item} → {hip}" if hip else f"      {item}: no HIP counterpart", markup=False,
+                          highlight=False)
+    if len(sites) > limit:
+        console.print(f"  ... and {len(sites) - limit} more (use --output-format json for all)")
+
+
+def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
+    """Per file with work to do, the repository total and its effort class."""
+    weights = ", ".join(f"{s.label} {w}" for s, w in effort_model.WEIGHTS.items() if w)
+    table = Table(title=f"migration effort (review weight: {weights})", title_justify="left")
+    for name in ("file", "lines", "changed", "fixed", "review", "weight", "effort"):
+        table.add_column(name, justify="left" if name in ("file", "effort") else "right")
+    busy = [f for f in e.files if f.lines_changed or f.hazards_fixed or f.hazards_to_review]
+    for f in busy[:limit]:
+        table.add_row(f.path, str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
+                      str(f.review_weight), f.effort)
+    if len(busy) > limit:
+        table.add_row(f"... {len(busy) - limit} more files", "", "", "", "", "", "")
+    t = e.total
+    table.add_row("[bold]total[/]", str(t.lines), str(t.lines_changed), str(t.hazards_fixed),
+                  str(t.hazards_to_review), str(t.review_weight), f"[bold]{t.effort}[/]")
+    console.print(table)
+    console.print(f"[bold]effort: {e.effort}[/] ({t.lines_changed} of {t.lines} lines changed automatically, "
+                  f"{t.hazards_fixed} hazards fixed, {t.hazards_to_review} to review)")
+
+
+def render(result: MigrationResult, console: Console, command: str, limit: int = 50,
+           unsafe_fixes: bool = False) -> None:
     s = summarize(result)
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
     console.print(f"[bold]hipmigrate {command}[/]: {s.files_total} files, {s.files_changed} {verb}, "
@@ -38,5 +77,9 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
         console.print(table)
     listing(console, s.unsupported, "unsupported identifiers[/] (left unchanged)", limit, with_code=False)
     listing(console, s.warnings, "warnings[/]", limit, with_code=True)
+    listing(console, s.notes, "notes[/] (kept as they are)", limit, with_code=True)
+    if command == "scan":
+        asm_listing(console, result, limit)
+        effort_table(console, effort_model.estimate(result, unsafe_fixes), limit)
     if result.destination:
         console.print(f"output: {result.destination}")

@@ -22,6 +22,7 @@ class Summary:
     unsupported: tuple[Finding, ...]
     warnings: tuple[Finding, ...]  # everything else at warning or above, input problems included
     by_code: dict[str, int]
+    notes: tuple[Finding, ...] = ()  # information with nothing to fix: what was kept and why (backend='nccl', ...)
 
 
 def is_conversion(f: Finding) -> bool:
@@ -31,7 +32,7 @@ def is_conversion(f: Finding) -> bool:
 def summarize(result: MigrationResult) -> Summary:
     conversions: Counter[str] = Counter()
     by_code: Counter[str] = Counter()
-    unsupported, warnings = [], []
+    unsupported, warnings, notes = [], [], []
     for f in result.findings:
         by_code[f.code] += 1
         if is_conversion(f):
@@ -40,7 +41,9 @@ def summarize(result: MigrationResult) -> Summary:
             unsupported.append(f)
         elif f.severity >= Severity.WARNING or f.kind is RuleKind.INPUT:
             warnings.append(f)
+        elif f.fix is None and f.kind in (RuleKind.PYTHON, RuleKind.BUILD):
+            notes.append(f)
     return Summary(result.engine.name, result.engine.version, result.hip_version, len(result.files),
                    len(result.changed), sum(1 for r in result.files if r.status is FileStatus.SKIPPED),
                    sum(r.lines for r in result.files), dict(sorted(conversions.items())), tuple(unsupported),
-                   tuple(warnings), dict(sorted(by_code.items())))
+                   tuple(warnings), dict(sorted(by_code.items())), tuple(notes))

@@ -39,7 +39,7 @@ from migrate.build.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
-EXTENSIONS = {"CUDAExtension"}
+EXTENSIONS = {"CUDAExtension", "HIPExtension"}  # HIPExtension: a wrong port that PY002 renames in the same pass
 LOADERS = {"load", "load_inline"}
 # Options of AMD targets: a list that already has one gets no second --offload-arch list.
 OFFLOAD = ("--offload-arch", "-offload-arch", "--amdgpu-target", "-amdgpu-target")

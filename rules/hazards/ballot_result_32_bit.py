@@ -3,7 +3,8 @@
 On AMD's 64-lane wavefronts `__ballot_sync`, `__ballot` and `__activemask` return 64-bit masks. Stored in
 an `unsigned`/`int`/`uint32_t` variable they lose lanes 32-63; `__popc`, `__ffs` and `__clz` look at 32 bits
 only; `1u << lane` is undefined for lanes 32-63; PTX `%lanemask_lt` does not exist. Variables are followed
-within the function (`unsigned m = __ballot_sync(...); ... __popc(m & lt)`).
+within the function (`unsigned m = __ballot_sync(...); ... __popc(m & lt)`), and the same is found inside
+`#define` bodies (`#define VOTES(p) __popc(__ballot_sync(FULL, p))`, `#define BIT(lane) (1u << (lane))`).
 
 Fixes: the variable's type becomes `unsigned long long` (UNSAFE: other code may rely on its width);
 `__popc`/`__ffs`/`__clz` on a ballot result become `__popcll`/`__ffsll`/`__clzll` (SAFE); `1u << lane`
@@ -13,12 +14,14 @@ becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAF
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, int_value, is_32bit, lanes, matches, text
+from migrate.cpp.lanes import arguments, int_value, is_32bit, matches, text, trees
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 UNSAFE = (("unsafe_fixes", True),)
-MAYBE = re.compile(rb"__ballot|__activemask|lanemask|<<")
+MAYBE = re.compile(rb"__ballot|__activemask|lanemask|\b1[uU]?\s*<<(?!<)")
+BALLOT = re.compile(rb"__ballot|__activemask")
+ONE_SHIFT = re.compile(rb"\b1[uU]?\s*<<(?!<)")
 WIDE = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll"}
 LANEMASK = re.compile(rb"%%?lanemask_(lt|le|gt|ge|eq)\b")
 
@@ -71,6 +74,15 @@ class BallotResult32Bit(CppRule):
         Invalid('__device__ unsigned lt() { unsigned r; asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); return r; }',
                 message="inline PTX reads %lanemask_lt, a 32-bit mask that HIP does not have; use the 64-bit "
                         "__lanemask_lt()"),
+        Invalid("#define VOTES(p) __popc(__ballot_sync(0xffffffffffffffffull, p))\n",
+                fixed="#define VOTES(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n", line=1,
+                message="__popc counts 32 bits of a ballot result" + LOST + "; use __popcll"),
+        Invalid("#define LANE_BIT(lane) (1u << (lane))\n",
+                fixed="#define LANE_BIT(lane) (1ull << (lane))\n", options=UNSAFE, line=1),
+        Invalid("#define WARP_VOTE(p, out) do { unsigned m_ = __ballot_sync(~0ull, p); out = __ffs(m_); } while (0)\n",
+                fixed="#define WARP_VOTE(p, out) do { unsigned long long m_ = __ballot_sync(~0ull, p); "
+                      "out = __ffsll(m_); } while (0)\n", options=UNSAFE),
+        Valid("#define VOTES(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n#define BIT(n) (1u << (n))\n"),
         Valid("__device__ int f(int p) { unsigned long long m = __ballot_sync(0xffffffffffffffffull, p); "
               "return __popcll(m); }"),
         Valid("__device__ int f(int p) { auto m = __activemask(); return __ffsll(m); }"),
@@ -80,30 +92,30 @@ class BallotResult32Bit(CppRule):
     ]
 
     def check(self, ctx):
-        if not MAYBE.search(ctx.data):
+        data = ctx.data
+        if not (b"__ballot" in data or b"__activemask" in data or b"lanemask" in data or ONE_SHIFT.search(data)):
             return []
         return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
 
     def _findings(self, ctx):
-        root = ctx.tree.root_node
-        info = lanes(ctx)
-        if b"__ballot" in ctx.data or b"__activemask" in ctx.data:
-            yield from self._stored(ctx, root, info)
-            yield from self._counted(ctx, root, info)
-        if b"<<" in ctx.data:
-            yield from self._shifts(ctx, root, info)
+        for tree in trees(ctx, MAYBE):
+            if BALLOT.search(tree.data):
+                yield from self._stored(ctx, tree)
+                yield from self._counted(ctx, tree)
+            if ONE_SHIFT.search(tree.data):
+                yield from self._shifts(ctx, tree)
         for m in LANEMASK.finditer(ctx.data):
-            node = ctx.node_at(*m.span())
-            if parse.classify(node) is not parse.Context.STRING:
+            if ctx.locate(*m.span())[0] is not parse.Context.STRING:
                 continue
             which = m.group(1).decode()
             yield self.finding(ctx, m.start(), m.end(), f"inline PTX reads %lanemask_{which}, a 32-bit mask that HIP "
                                f"does not have; use the 64-bit __lanemask_{which}()")
 
-    def _stored(self, ctx, root, info):
+    def _stored(self, ctx, tree):
         seen: set[int] = set()
-        for call in parse.captures(BALLOTS, root).get("call", []):
-            facts = info.facts(call)
+        base = tree.base
+        for call in parse.captures(BALLOTS, tree.root).get("call", []):
+            facts = tree.lanes.facts(call)
             if facts.node is None or facts.node.start_byte in seen:
                 continue
             seen.add(facts.node.start_byte)
@@ -114,36 +126,39 @@ class BallotResult32Bit(CppRule):
                 if decl is None or not is_32bit(kind):
                     continue
                 single = len(decl.children_by_field_name("declarator")) == 1
-                edits = [Edit(kind.start_byte, kind.end_byte, "unsigned long long")] if single else []
+                edits = [Edit(base + kind.start_byte, base + kind.end_byte, "unsigned long long")] if single else []
                 shown = " ".join(text(kind).split())
-                yield self.finding(ctx, kind.start_byte, kind.end_byte,
+                yield self.finding(ctx, base + kind.start_byte, base + kind.end_byte,
                                    f"'{name}' keeps a ballot/activemask result in 32 bits ({shown}){LOST}; declare "
                                    "it unsigned long long", edits=edits, title="Declare it unsigned long long",
                                    applicability=Applicability.UNSAFE)
 
-    def _counted(self, ctx, root, info):
-        for _, m in matches(COUNTS, root):
+    def _counted(self, ctx, tree):
+        base = tree.base
+        for _, m in matches(COUNTS, tree.root):
             call, f = m["call"][0], m["f"][0]
             args = arguments(call)
-            if len(args) != 1 or not info.facts(call).is_mask(args[0]):
+            if len(args) != 1 or not tree.lanes.facts(call).is_mask(args[0]):
                 continue
             name = text(f)
-            yield self.finding(ctx, f.start_byte, f.end_byte, f"{name} counts 32 bits of a ballot result{LOST}; use "
-                               f"{WIDE[name]}", edits=[Edit(f.start_byte, f.end_byte, WIDE[name])],
+            yield self.finding(ctx, base + f.start_byte, base + f.end_byte, f"{name} counts 32 bits of a ballot "
+                               f"result{LOST}; use {WIDE[name]}",
+                               edits=[Edit(base + f.start_byte, base + f.end_byte, WIDE[name])],
                                title=f"Use {WIDE[name]}")
 
-    def _shifts(self, ctx, root, info):
-        for _, m in matches(SHIFTS, root):
+    def _shifts(self, ctx, tree):
+        base = tree.base
+        for _, m in matches(SHIFTS, tree.root):
             one, lane, shift = m["one"][0], m["lane"][0], m["shift"][0]
-            facts = info.facts(shift)
+            facts = tree.lanes.facts(shift)
             if int_value(text(lane)) is not None or not facts.is_lane(lane):
                 continue
             wide = "1ULL" if text(one).endswith("U") else "1ull"
             shown = " ".join(text(shift).split())
-            yield self.finding(ctx, shift.start_byte, shift.end_byte,
+            yield self.finding(ctx, base + shift.start_byte, base + shift.end_byte,
                                f"'{shown}' builds a lane mask in 32 bits: it is undefined for lanes 32-63 of a "
                                f"64-lane AMD wavefront; use {wide}",
-                               edits=[Edit(one.start_byte, one.end_byte, wide)], title=f"Use {wide}",
+                               edits=[Edit(base + one.start_byte, base + one.end_byte, wide)], title=f"Use {wide}",
                                applicability=Applicability.SAFE if with_ballot(shift, facts)
                                else Applicability.UNSAFE)
 

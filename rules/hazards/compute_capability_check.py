@@ -5,15 +5,17 @@ generation. HIP fills these fields from the AMD architecture (gfx90a reports 9.0
 check takes the wrong path on AMD GPUs. Test `gcnArchName` (the gfx name) or a feature attribute instead
 (for example hipDeviceAttributeCooperativeLaunch, or the warp size from `warpSize`).
 """
-from migrate.cpp import parse
+import re
+
+from migrate.cpp.lanes import declared_with
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-PROP_TYPES = {b"cudaDeviceProp", b"hipDeviceProp_t", b"hipDeviceProp"}
+PROP_TYPES = frozenset({b"cudaDeviceProp", b"hipDeviceProp_t", b"hipDeviceProp"})
 ATTRIBUTES = {"cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCapabilityMinor",
               "hipDeviceAttributeComputeCapabilityMajor", "hipDeviceAttributeComputeCapabilityMinor",
               "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR", "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"}
-COMPARISON = parse.query("(binary_expression left: (_) @left right: (_) @right) @cmp")
+FIELD = re.compile(rb"(?:\.|->)\s*(major|minor)\b")
 OPERATORS = {"<", "<=", ">", ">=", "==", "!="}
 MESSAGE = ("compute-capability gate '{text}': HIP reports numbers derived from the AMD architecture (gfx90a "
            "gives 9.0), so this picks the wrong path on AMD; test gcnArchName or a feature attribute")
@@ -44,23 +46,24 @@ class ComputeCapabilityCheck(CppRule):
                 yield self.finding(ctx, token.start, token.end, MESSAGE.format(text=token.name))
 
     def _comparisons(self, ctx):
-        props = None
-        caps = parse.captures(COMPARISON, ctx.tree.root_node)
-        for cmp in caps.get("cmp", []):
+        props = declared_with(ctx, PROP_TYPES)
+        if not props:
+            return
+        seen: set[int] = set()
+        for m in FIELD.finditer(ctx.data):  # each .major/.minor, up to the comparison it is a side of
+            field = ctx.node_at(m.start(1), m.end(1))
+            access = field.parent
+            cmp = access.parent if access is not None and access.type == "field_expression" else None
+            if cmp is None or cmp.type != "binary_expression" or cmp.start_byte in seen:
+                continue
             op = cmp.child_by_field_name("operator")
             if op is None or op.type not in OPERATORS:
                 continue
             sides = [cmp.child_by_field_name("left"), cmp.child_by_field_name("right")]
-            fields = [s for s in sides if s is not None and s.type == "field_expression"]
-            numbers = [s for s in sides if s is not None and s.type == "number_literal"]
-            if not fields or not numbers:
+            if access not in sides or not any(s is not None and s.type == "number_literal" for s in sides):
                 continue
-            field = fields[0].child_by_field_name("field")
-            owner = fields[0].child_by_field_name("argument")
-            if field is None or owner is None or field.text not in (b"major", b"minor"):
-                continue
-            if props is None:
-                props = parse.declared_names(ctx.tree.root_node, PROP_TYPES)
-            if owner.text in props:
+            owner = access.child_by_field_name("argument")
+            if field.type == "field_identifier" and owner is not None and owner.text in props:
+                seen.add(cmp.start_byte)
                 text = cmp.text.decode("utf-8", "replace")
                 yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=text))

@@ -4,6 +4,8 @@ AMD's device heap is limited and slow (every allocation goes through a global lo
 heap-size limit (`cudaLimitMallocHeapSize`) has no full counterpart: HIP accepts the call but the heap does
 not grow the same way. Allocate on the host, or use a pool passed to the kernel.
 """
+import re
+
 from migrate.cpp import parse
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
@@ -11,6 +13,7 @@ from migrate.rule import CppRule, Invalid, Valid
 ALLOCATIONS = parse.query("[(call_expression function: (identifier) @fn) (new_expression) @new"
                           " (delete_expression) @delete]")
 HEAP_FUNCTIONS = {b"malloc", b"free", b"calloc", b"realloc"}
+HEAP_WORD = re.compile(rb"\b(?:malloc|free|calloc|realloc|new|delete)\b")  # a cheap pre-check
 LIMITS = {"cudaLimitMallocHeapSize", "hipLimitMallocHeapSize", "CU_LIMIT_MALLOC_HEAP_SIZE"}
 MESSAGE = ("{what} in device code: AMD's device heap is small and slow, and its size limit does not grow "
            "like CUDA's; allocate on the host or pass a pool to the kernel")
@@ -33,9 +36,10 @@ class DeviceHeapAllocation(CppRule):
 
     def check(self, ctx):
         data = ctx.data
-        if b"__device__" in data or b"__global__" in data:
-            if any(w in data for w in (b"alloc", b"free", b"new", b"delete")):
-                yield from self._allocations(ctx)
+        if (b"__device__" in data or b"__global__" in data) and any(w in data for w in (b"alloc", b"free", b"new",
+                                                                                         b"delete")) \
+                and HEAP_WORD.search(data):
+            yield from self._allocations(ctx)
         for token in ctx.code_tokens():
             if token.name in LIMITS:
                 yield self.finding(ctx, token.start, token.end, MESSAGE.format(what=token.name))

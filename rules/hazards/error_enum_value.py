@@ -5,13 +5,13 @@ comparing an error or enum against a literal other than 0 tests for a different 
 against the named value. `__threadfence_system()` orders memory but does not flush the GPU's L2 to the host
 on AMD: host-visible data needs fine-grained (coherent) host memory.
 """
-from migrate.cpp import parse
+from migrate.cpp.lanes import declared_with
 from migrate.cpp.parse import Context
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-ENUM_TYPES = {b"cudaError_t", b"hipError_t", b"cudaError", b"CUresult", b"hipMemoryType", b"cudaMemoryType"}
-COMPARISON = parse.query("(binary_expression left: (_) @left right: (_) @right) @cmp")
+ENUM_TYPES = frozenset({b"cudaError_t", b"hipError_t", b"cudaError", b"CUresult", b"hipMemoryType",
+                        b"cudaMemoryType"})
 FENCE = "__threadfence_system"
 MESSAGE = "'{text}' compares an error or enum code with a number: HIP numbers these values differently; " \
           "compare with the named value"
@@ -43,13 +43,34 @@ class ErrorEnumValue(CppRule):
             at = ctx.data.find(FENCE.encode(), end)
         if not any(t in ctx.data for t in ENUM_TYPES):
             return
-        names = parse.declared_names(ctx.tree.root_node, ENUM_TYPES)
-        for m in parse.matches(COMPARISON, ctx.tree.root_node):
-            cmp = m["cmp"][0]
+        names = declared_with(ctx, ENUM_TYPES)
+        if not names:
+            return
+        seen: set[int] = set()
+        for start, end in uses(ctx.data, names):  # each use of such a variable, up to its comparison
+            node = ctx.node_at(start, end)
+            cmp = node.parent
+            if node.type != "identifier" or cmp is None or cmp.type != "binary_expression" or cmp.start_byte in seen:
+                continue
             op = cmp.child_by_field_name("operator")
             if op is None or op.type not in ("==", "!=", "<", ">", "<=", ">="):
                 continue
             sides = [cmp.child_by_field_name("left"), cmp.child_by_field_name("right")]
-            if any(s is not None and s.type == "identifier" and s.text in names for s in sides) and any(
-                    s is not None and s.type == "number_literal" and s.text not in (b"0",) for s in sides):
+            if any(s is not None and s.type == "number_literal" and s.text != b"0" for s in sides):
+                seen.add(cmp.start_byte)
                 yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=cmp.text.decode()))
+
+
+def uses(data: bytes, names: set[bytes]):
+    """(start, end) of each whole-word occurrence of one of `names`, not after `.` or `->`, in text order."""
+    found = []
+    for name in names:
+        at = data.find(name)
+        while at >= 0:
+            end = at + len(name)
+            before, after = data[at - 1:at] if at else b" ", data[end:end + 1]
+            member = before == b"." or data[max(0, at - 2):at] == b"->"
+            if not (before.isalnum() or before == b"_" or member) and not (after.isalnum() or after == b"_"):
+                found.append((at, end))
+            at = data.find(name, end)
+    return sorted(found)

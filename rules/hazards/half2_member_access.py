@@ -4,12 +4,16 @@ CUDA's `__half2` exposes its two halves as `.x` and `.y` of type `__half`; HIP's
 differently across releases (a vector of two `_Float16` behind a union), so member access does not mean
 the same everywhere. `__low2half(v)`/`__high2half(v)` and `__halves2half2(lo, hi)` work on both.
 """
+import re
+
 from migrate.cpp import parse
+from migrate.cpp.lanes import declared_with
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-HALF2_TYPES = {b"__half2", b"half2", b"__nv_half2"}
+HALF2_TYPES = frozenset({b"__half2", b"half2", b"__nv_half2"})
 MEMBERS = parse.query("(field_expression argument: (identifier) @owner field: (field_identifier) @field) @access")
+MEMBER = re.compile(rb"\w\s*\.\s*[xy]\b")  # a cheap pre-check
 MESSAGE = "'{text}' reads a half of a __half2 by member: HIP lays __half2 out differently; use {fix}"
 
 
@@ -32,13 +36,13 @@ class Half2MemberAccess(CppRule):
     def check(self, ctx):
         if b"half2" not in ctx.data:
             return
-        names = None
+        names = declared_with(ctx, HALF2_TYPES)
+        if not names or not MEMBER.search(ctx.data):
+            return
         for m in parse.matches(MEMBERS, ctx.tree.root_node):
             access, owner, field = m["access"][0], m["owner"][0], m["field"][0]
             if field.text not in (b"x", b"y"):
                 continue
-            if names is None:
-                names = parse.declared_names(ctx.tree.root_node, HALF2_TYPES)
             if owner.text in names:
                 own = owner.text.decode()
                 fix = f"__low2half({own})" if field.text == b"x" else f"__high2half({own})"

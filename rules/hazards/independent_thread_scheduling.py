@@ -6,12 +6,13 @@ that needs it to hand data between divergent paths must be restructured: reconve
 through shuffles or shared memory with a barrier); a partial-mask `__syncwarp(mask)` inside divergent code
 expects lanes outside the branch to meet it there; and a spin lock taken by several lanes of one wavefront
 (a loop on `atomicCAS`/`atomicExch`) never lets the winning lane run on, so the wavefront hangs. Take such a
-lock once per wavefront (elect one lane) or use a lock-free update. No automatic fix.
+lock once per wavefront (elect one lane) or use a lock-free update. Found in `#define` bodies too. No
+automatic fix.
 """
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, matches, text
+from migrate.cpp.lanes import arguments, callee, matches, text, trees
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -53,7 +54,10 @@ class IndependentThreadScheduling(CppRule):
                 line=3, message=LOCK_MESSAGE.format(lock="lock")),
         Invalid("__device__ void acquire(int* m) { do {} while (atomicExch(m, 1) == 1); }",
                 message=LOCK_MESSAGE.format(lock="m")),
+        Invalid("#define WARP_FENCE() __syncwarp()\n", line=1, message=SYNC_MESSAGE),
+        Invalid("#define LOCK(m) while (atomicCAS(m, 0, 1) != 0) {}\n", message=LOCK_MESSAGE.format(lock="m")),
         Valid("__global__ void k(int* s) { s[threadIdx.x] = 1; __syncthreads(); }"),
+        Valid("#define BARRIER() __syncthreads()\n"),
         Valid("__device__ double add(double* a, double v) {\n"
               "  unsigned long long* p = (unsigned long long*)a; unsigned long long old = *p, assumed;\n"
               "  do { assumed = old; old = atomicCAS(p, assumed, __double_as_longlong(v + "
@@ -67,17 +71,20 @@ class IndependentThreadScheduling(CppRule):
         return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
 
     def _findings(self, ctx):
-        root = ctx.tree.root_node
-        if b"__syncwarp" in ctx.data:
+        for tree in trees(ctx, MAYBE):
+            yield from self._tree(ctx, tree.root, tree.base, tree.data)
+
+    def _tree(self, ctx, root, base, data):
+        if b"__syncwarp" in data:
             for call in parse.captures(SYNCWARP, root).get("call", []):
                 args = arguments(call)
                 mask = " ".join(text(args[0]).split()) if args else ""
                 if not mask or FULL.match(mask):
-                    yield self.finding(ctx, call.start_byte, call.end_byte, SYNC_MESSAGE)
+                    yield self.finding(ctx, base + call.start_byte, base + call.end_byte, SYNC_MESSAGE)
                 else:
-                    yield self.finding(ctx, call.start_byte, call.end_byte, PARTIAL_MESSAGE.format(mask=mask),
-                                       severity=Severity.ERROR)
-        if b"atomicCAS" in ctx.data or b"atomicExch" in ctx.data:
+                    yield self.finding(ctx, base + call.start_byte, base + call.end_byte,
+                                       PARTIAL_MESSAGE.format(mask=mask), severity=Severity.ERROR)
+        if b"atomicCAS" in data or b"atomicExch" in data:
             for _, m in matches(LOOPS, root):
                 cond, loop = m["cond"][0], m["loop"][0]
                 for call in parse.captures(LOCKS, cond).get("call", []):
@@ -85,8 +92,8 @@ class IndependentThreadScheduling(CppRule):
                     if not args or not lock_like(callee(call), args):
                         continue
                     lock = text(args[0]).lstrip("&").strip()
-                    yield self.finding(ctx, loop.start_byte, cond.end_byte, LOCK_MESSAGE.format(lock=lock),
-                                       severity=Severity.ERROR)
+                    yield self.finding(ctx, base + loop.start_byte, base + cond.end_byte,
+                                       LOCK_MESSAGE.format(lock=lock), severity=Severity.ERROR)
                     break
 
 

@@ -8,39 +8,21 @@ opcodes and special registers the string uses and, where HIP has one, the builti
 
 Only the exact lane-id idiom `asm("mov.u32 %0, %%laneid;" : "=r"(x));` is fixed, to
 `x = __lane_id();`: UNSAFE, because `x` may be meant as a 0..31 lane (CDNA lanes go to 63).
-asm in a host function is left alone unless its text is recognisably PTX.
+asm in a host function, or in a `#define` body, is left alone unless its text is recognisably PTX.
+`hipmigrate scan` lists every site found here with its instructions and their HIP counterparts.
 """
 import re
 
 from migrate.cpp import parse, ptx
+from migrate.cpp.lanes import trees
+from migrate.cpp.ptx import asm_text, describe
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 QUERY = parse.query("(gnu_asm_expression) @asm")
 LANE_ID = re.compile(r"\s*mov\.u32\s+%0\s*,\s*%%laneid\s*;?\s*")
 UNSAFE = (("unsafe_fixes", True),)
-ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
-
-
-def asm_text(code) -> str:
-    """The assembly text of a string (or concatenated strings), C escapes undone."""
-    pieces = [code] if code.type == "string_literal" else [c for c in code.named_children if c.type == "string_literal"]
-    out = []
-    for piece in pieces:
-        for part in piece.named_children:
-            text = part.text.decode("utf-8", "replace")
-            out.append(ESCAPES.get(text[1:], text[1:]) if part.type == "escape_sequence" else text)
-    return "".join(out)
-
-
-def describe(items: list[str]) -> str:
-    hints = []
-    for item in items:
-        hip = ptx.suggestion(item)
-        if hip is not None:
-            hints.append(f"{item} → {hip}" if hip else f"{item} has no HIP counterpart")
-    used = ", ".join(items) if items else "no instruction this tool recognises"
-    return f"inline PTX does not compile for AMD GPUs: it uses {used}" + (f" ({'; '.join(hints)})" if hints else "")
+ASM = re.compile(rb"\basm\b|__asm__|__asm\b")
 
 
 class InlinePtx(CppRule):
@@ -64,7 +46,10 @@ class InlinePtx(CppRule):
                 'return g; }',
                 message="inline PTX does not compile for AMD GPUs: it uses mov.u64, %globaltimer "
                         "(%globaltimer → wall_clock64())"),
+        Invalid('#define LANE_ID(r) asm volatile("mov.u32 %0, %%laneid;" : "=r"(r))\n', line=1,
+                message="inline PTX does not compile for AMD GPUs: it uses mov.u32, %laneid (%laneid → __lane_id())"),
         Valid("__device__ unsigned lane() { return __lane_id(); }"),
+        Valid('#define PAUSE() asm volatile("pause" ::: "memory")\n'),
         Valid('void host_pause() { asm volatile("pause" ::: "memory"); }'),
         Valid('const char* s = "asm(\\"mov.u32 %0, %%laneid;\\")";'),
     ]
@@ -72,17 +57,21 @@ class InlinePtx(CppRule):
     def check(self, ctx):
         if b"asm" not in ctx.data:
             return
-        for node in parse.captures(QUERY, ctx.tree.root_node).get("asm", []):
-            code = node.child_by_field_name("assembly_code")
-            text = asm_text(code) if code is not None else ""
-            if not parse.in_device_function(node) and not ptx.looks_like_ptx(text):
-                continue
-            statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" else node
-            yield self.finding(ctx, statement.start_byte, statement.end_byte, describe(ptx.instructions(text)),
-                               edits=self._lane_id_fix(node, statement, text), title="Use __lane_id()")
+        for tree in trees(ctx, ASM):
+            base = tree.base
+            for node in parse.captures(QUERY, tree.root).get("asm", []):
+                code = node.child_by_field_name("assembly_code")
+                text = asm_text(code) if code is not None else ""
+                if not parse.in_device_function(node) and not ptx.looks_like_ptx(text):
+                    continue
+                statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" \
+                    else node
+                edits = self._lane_id_fix(node, statement, text, base)
+                yield self.finding(ctx, base + statement.start_byte, base + statement.end_byte,
+                                   describe(ptx.instructions(text)), edits=edits, title="Use __lane_id()")
 
     @staticmethod
-    def _lane_id_fix(node, statement, text):
+    def _lane_id_fix(node, statement, text, base):
         if statement is node or not LANE_ID.fullmatch(text):
             return []
         outputs = node.child_by_field_name("output_operands")
@@ -96,5 +85,5 @@ class InlinePtx(CppRule):
         target = operands[0].child_by_field_name("value")
         if constraint is None or target is None or asm_text(constraint) != "=r":
             return []
-        return [Edit(statement.start_byte, statement.end_byte, f"{target.text.decode()} = __lane_id();")]
+        return [Edit(base + statement.start_byte, base + statement.end_byte, f"{target.text.decode()} = __lane_id();")]
 

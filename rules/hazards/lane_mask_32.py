@@ -2,22 +2,36 @@
 
 AMD wavefronts on CDNA have 64 lanes, and HIP's `__shfl_*_sync`, `__ballot_sync`, `__any_sync`,
 `__all_sync`, `__match_*_sync` and `__syncwarp` take a 64-bit mask (a static_assert rejects anything
-narrower). CUDA's full mask `0xffffffff` becomes the full 64-lane mask `0xffffffffffffffffull`; any other
-mask is flagged, because which of 64 lanes it should name is a decision for the author.
-When the target HIP is older than these functions, rule CPP005 uses the mask-free older forms instead.
+narrower). CUDA's full mask `0xffffffff` becomes the full 64-lane mask `0xffffffffffffffffull`, in the call,
+in a macro body, or in the `#define FULL_MASK 0xffffffff` that the call names (SAFE when the macro is used
+only as such a mask, else UNSAFE); any other mask is flagged, because which of 64 lanes it should name is a
+decision for the author. A mask variable declared 64-bit (`uint64_t`, `unsigned long long`, a ballot result
+held in `auto`) is fine; a ballot result kept in 32 bits is rule HAZ003's. When the target HIP is older
+than these functions, rule CPP005 uses the mask-free older forms instead.
 """
 import re
 
 from migrate.cpp.calls import arguments, call_of
-from migrate.model import Edit, RuleKind, Severity
+from migrate.cpp.lanes import declared_with, lanes, macros, strip_span
+from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
         "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"}
 FULL32 = re.compile(r"^(?:0[xX][fF]{8}[uU]?|~0[uU]?|-1|0[xX][fF]{8}[uU]?[lL]?)$")
 WIDE = re.compile(r"(?:[uU][lL][lL]|[lL][lL][uU]|ull|ULL)$|uint64_t|unsigned long long|__activemask|lanemask|~0ull|^0[xX][fF]{16}")
+WIDE_TYPES = frozenset({b"uint64_t", b"std::uint64_t", b"unsigned long long", b"unsigned long long int", b"long long",
+                        b"int64_t", b"unsigned long", b"size_t", b"lanemask_t", b"auto"})
 NEW = (("hip_version", "7.0"),)
 FULL64 = "0xffffffffffffffffull"
+
+
+def bare(text: str) -> str:
+    """The text without enclosing parentheses."""
+    text = text.strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text
 
 
 class LaneMask32(CppRule):
@@ -33,13 +47,30 @@ class LaneMask32(CppRule):
         Invalid("__device__ int h(int v, unsigned m) { return __shfl_xor_sync(m, v, 1); }",
                 message="lane mask 'm' is probably 32 bits wide: HIP wants a 64-bit mask naming up to 64 lanes; "
                         "declare it uint64_t and check which lanes it names", options=NEW),
+        Invalid("#define FULL_MASK 0xffffffff\n"
+                "__device__ float f(float v) { return __shfl_down_sync(FULL_MASK, v, 1); }\n",
+                fixed="#define FULL_MASK 0xffffffffffffffffull\n"
+                      "__device__ float f(float v) { return __shfl_down_sync(FULL_MASK, v, 1); }\n",
+                options=NEW, line=1,
+                message="FULL_MASK is defined as the 32-lane mask '0xffffffff' and used as the lane mask of "
+                        "__shfl_down_sync: HIP needs the 64-bit full mask"),
+        Invalid("#define SHFL(v, d) __shfl_down_sync(0xffffffff, v, d)\n",
+                fixed="#define SHFL(v, d) __shfl_down_sync(0xffffffffffffffffull, v, d)\n", options=NEW, line=1),
         Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 16); }", options=NEW),
         Valid("__device__ int g(int v, uint64_t m) { return __shfl_xor_sync((uint64_t)m, v, 1); }", options=NEW),
+        Valid("__device__ int g(int v, uint64_t m) { return __shfl_xor_sync(m, v, 1); }", options=NEW),
+        Valid("#define FULL (~0ull)\n__device__ int g(int v) { auto m = __ballot_sync(FULL, v); "
+              "return __shfl_sync(m, v, 0); }\n", options=NEW),
+        Valid("#define MASK32 0xffffffff\n__device__ unsigned lo(unsigned long long x) { return x & MASK32; }\n",
+              options=NEW),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=NEW),
     ]
 
     def check(self, ctx):
         names = ctx.packs.names
+        defined = None
+        wide = None
+        masks: dict[str, list[str]] = {}  # 32-bit full-mask macro -> the calls it is the mask of
         for token in ctx.code_tokens():
             if token.name not in SYNC:
                 continue
@@ -53,9 +84,43 @@ class LaneMask32(CppRule):
             mask = args[0]
             text = mask.text.decode("utf-8", "replace").strip()
             start, end = token.base + mask.start_byte, token.base + mask.end_byte
-            if FULL32.match(text):
+            if FULL32.match(bare(text)):
                 yield self.finding(ctx, start, end, f"full 32-lane mask '{text}' in {token.name}: HIP needs the "
                                    "64-bit full mask", edits=[Edit(start, end, FULL64)], title=f"Use {FULL64}")
-            elif not WIDE.search(text):
-                yield self.finding(ctx, start, end, f"lane mask '{text}' is probably 32 bits wide: HIP wants a 64-bit "
-                                   "mask naming up to 64 lanes; declare it uint64_t and check which lanes it names")
+                continue
+            if WIDE.search(text):
+                continue
+            if mask.type == "identifier":
+                if defined is None:
+                    defined = {m.name: m for m in macros(ctx) if m.params is None}
+                macro = defined.get(text)
+                if macro is not None:
+                    value = bare(macro.body.text.decode("utf-8", "replace"))
+                    if FULL32.match(value):
+                        masks.setdefault(text, []).append(token.name)
+                        continue
+                    if WIDE.search(value):
+                        continue
+                elif token.base == 0:
+                    facts = lanes(ctx).facts(mask)
+                    if text in facts.ballots:
+                        continue  # its width is HAZ003's finding
+                    if wide is None:
+                        wide = declared_with(ctx, WIDE_TYPES)
+                    if mask.text in wide and (text not in facts.declarations or
+                                              facts.declared_type(text).text in WIDE_TYPES):
+                        continue
+            yield self.finding(ctx, start, end, f"lane mask '{text}' is probably 32 bits wide: HIP wants a 64-bit "
+                               "mask naming up to 64 lanes; declare it uint64_t and check which lanes it names")
+        yield from self._macros(ctx, masks, defined or {})
+
+    def _macros(self, ctx, masks, defined):
+        for name, calls in masks.items():
+            macro = defined[name]
+            start, end = strip_span(macro.body)
+            uses = len(re.findall(rb"\b" + name.encode() + rb"\b", ctx.data)) - 1  # not the #define itself
+            grade = Applicability.SAFE if uses == len(calls) else Applicability.UNSAFE
+            value = ctx.text(start, end)
+            yield self.finding(ctx, start, end, f"{name} is defined as the 32-lane mask '{value}' and used as the lane "
+                               f"mask of {calls[0]}: HIP needs the 64-bit full mask", edits=[Edit(start, end, FULL64)],
+                               title=f"Define it as {FULL64}", applicability=grade)

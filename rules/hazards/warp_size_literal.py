@@ -2,42 +2,44 @@
 
 AMD CDNA GPUs (MI100/MI200/MI300) run 64-lane wavefronts, so lane and warp arithmetic built on 32 gives
 wrong lane numbers, wrong warp numbers and reductions that stop half way. Flagged when the other operand is
-a thread or lane index (threadIdx, __lane_id(), a variable assigned from one, or a variable named lane/warp):
-`threadIdx.x % 32`, `lane & 31`, `tid / 32`, `tid >> 5`; a `WARP_SIZE`-like macro or constant defined as 32;
-a shuffle's `width` argument 32; and `for (offset = 16; offset > 0; offset /= 2)` (or `i < 32` counting up)
-around a shuffle. `count / 32`, `sizeof(x) * 32` and array sizes are left alone.
+a thread or lane index (threadIdx, __lane_id(), a variable assigned from one, a variable named lane/warp,
+or a lane macro such as `#define LANE (threadIdx.x & 31)`): `threadIdx.x % 32`, `lane & 31`, `tid / 32`,
+`tid >> 5`, `lane == 31` (the last lane); warps per block counted as `blockDim.x / 32` (or
+`(blockDim.x + 31) / 32`, `blockDim.x >> 5`); a `WARP_SIZE`-like macro or constant defined as 32; a
+shuffle's `width` argument 32; and `for (offset = 16; offset > 0; offset /= 2)` (or `i < 32` counting up)
+around a shuffle. The same is found inside `#define` bodies. `count / 32`, `sizeof(x) * 32` and array
+sizes are left alone.
 
-The fixes (to `warpSize`, `& (warpSize - 1)`, `/ warpSize`, `warpSize / 2`) are UNSAFE: warpSize is not a
-compile-time constant in recent HIP, so shared-memory sizes and templates built on the old constant need a
-per-architecture value, and 64-lane reductions may need their shared buffers resized. Constants declared
-`constexpr` or outside a function are flagged without a fix for that reason.
+The fixes (to `warpSize`, `& (warpSize - 1)`, `/ warpSize`, `warpSize / 2`, `warpSize - 1`) are UNSAFE:
+warpSize is not a compile-time constant in recent HIP, so shared-memory sizes and templates built on the
+old constant need a per-architecture value, and 64-lane reductions may need their shared buffers resized.
+Constants declared `constexpr` or outside a function are flagged without a fix for that reason.
 """
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, int_value, lanes, matches, strip_span, text
+from migrate.cpp.lanes import arguments, callee, int_value, lanes, macros, matches, strip_span, text, trees
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 UNSAFE = (("unsafe_fixes", True),)
 WARP_NAME = re.compile(r"(?i)^(?:k_?)?(?:warp_?size|warp_?threads|threads_?per_?warp|warp_?sz|warp_?width)$")
-MAYBE = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl")
+MAYBE = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl|blockDim")
+IN_MACRO = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl|blockDim|LANE|TID")
+WARP_COUNT = re.compile(rb"\bblockDim\b")
+LAST_LANE = re.compile(r"(?i)^lane(?:_?id|_?idx|_?index)?$")
 LITERAL = {"%": "32", "/": "32", "&": "31", ">>": "5"}
 # Left operands that need no parentheses in front of `/ warpSize`.
 TIGHT = {"identifier", "field_expression", "call_expression", "parenthesized_expression", "subscript_expression",
          "number_literal", "cast_expression"}
 
-ARITHMETIC = parse.query("""
-(binary_expression left: (_) @lhs operator: ["%" "/" "&" ">>"] @op right: (number_literal) @n) @expr
-""")
-DEFINES = parse.query("(preproc_def name: (identifier) @name value: (preproc_arg) @value)")
+# The literals the rule looks at (32, 31, 0x1f, 0x20, 5), found in the text before the tree is asked.
+CANDIDATE = re.compile(rb"(?<![\w.])(?:3[12]|5|0[xX](?:1[fF]|20))[uUlL]*(?![\w.])")
+WARP_CONSTANT = re.compile(rb"(?i)(?:warp_?(?:size|threads|sz|width)|threads_?per_?warp)\s*=\s*(?:32|0x20)\b")
 CONSTANTS = parse.query("""
 (declaration declarator: (init_declarator declarator: (identifier) @name value: (number_literal) @value)) @decl
 """)
-SHUFFLES = parse.query("""
-((call_expression function: (identifier) @f arguments: (argument_list)) @call (#match? @f "^__shfl"))
-""")
-LOOPS = parse.query("(for_statement body: (_) @body) @loop")
+SHUFFLE = re.compile(rb"\b__shfl\w*")
 
 
 def warp_message(what: str) -> str:
@@ -103,7 +105,33 @@ class WarpSizeLiteral(CppRule):
                       "    float y = __shfl_up_sync(0xffffffffffffffffull, v, d);\n"
                       "    if (lane >= d) v += y;\n  }\n  return v;\n}\n",
                 options=(("hip_version", "7.0"), ("unsafe_fixes", True))),
+        Invalid("#define LANE_ID (threadIdx.x & 31)\n#define WARP_ID (threadIdx.x >> 5)\n"
+                "__global__ void k(int* o) { o[WARP_ID] = LANE_ID; }\n",
+                fixed="#define LANE_ID (threadIdx.x & (warpSize - 1))\n#define WARP_ID (threadIdx.x / warpSize)\n"
+                      "__global__ void k(int* o) { o[WARP_ID] = LANE_ID; }\n",
+                options=UNSAFE, line=1,
+                message="'threadIdx.x & 31' assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"),
+        Invalid("#define TID threadIdx.x\n__global__ void k(int* o) { o[TID % 32] = 0; }\n",
+                fixed="#define TID threadIdx.x\n__global__ void k(int* o) { o[TID % warpSize] = 0; }\n",
+                options=UNSAFE, line=2),
+        Invalid("#define WARP_REDUCE(v) for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o)\n",
+                fixed="#define WARP_REDUCE(v) for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down_sync(~0ull, v, o)\n",
+                options=(("hip_version", "7.0"), ("unsafe_fixes", True)), line=1),
+        Invalid("__global__ void k(int* o) {\n  int warps = blockDim.x / 32;\n  o[0] = warps;\n}\n",
+                fixed="__global__ void k(int* o) {\n  int warps = blockDim.x / warpSize;\n  o[0] = warps;\n}\n",
+                options=UNSAFE, line=2,
+                message="'blockDim.x / 32' assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"),
+        Invalid("__global__ void k(int* o) { o[0] = (blockDim.x + 31) / 32; }",
+                fixed="__global__ void k(int* o) { o[0] = (blockDim.x + warpSize - 1) / warpSize; }", options=UNSAFE),
+        Invalid("__global__ void k(int* o) { int lane = threadIdx.x % warpSize; if (lane == 31) o[0] = 1; }",
+                fixed="__global__ void k(int* o) { int lane = threadIdx.x % warpSize; if (lane == warpSize - 1) o[0] = 1; }",
+                options=UNSAFE,
+                message="'lane == 31' (the last lane) assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; "
+                        "use warpSize"),
         Valid("__global__ void k(int* o) { int lane = threadIdx.x % warpSize; o[lane] = threadIdx.x / warpSize; }"),
+        Valid("#define ROWS(n) ((n) / 32)\n#define IDX (blockIdx.x * 256)\n__global__ void k(int* o) { o[0] = IDX / 32; }\n"),
+        Valid("__global__ void k(int* o, int n) { int tid = threadIdx.x; if (tid == 31) o[0] = n; "
+              "o[1] = blockDim.x % 32; }"),
         Valid("__global__ void k(int* o, int count) { int rows = count / 32; o[0] = rows; }"),
         Valid("__global__ void k(int* o, float x) { o[0] = sizeof(x) * 32; }"),
         Valid("__global__ void k(float* o) { __shared__ float tile[32][33]; tile[threadIdx.y][threadIdx.x] = 0; }"),
@@ -120,38 +148,68 @@ class WarpSizeLiteral(CppRule):
         return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
 
     def _findings(self, ctx):
-        root = ctx.tree.root_node
-        yield from self._arithmetic(ctx, root)
-        yield from self._constants(ctx, root)
-        yield from self._shuffles(ctx, root)
+        for tree in trees(ctx, IN_MACRO):
+            yield from self._literals(ctx, tree)
+            yield from self._shuffles(ctx, tree)
+        yield from self._constants(ctx, ctx.tree.root_node)
 
-    def _arithmetic(self, ctx, root):
-        facts_of = lanes(ctx).facts
-        for _, m in matches(ARITHMETIC, root):
-            op, n, lhs, expr = text(m["op"][0]), m["n"][0], m["lhs"][0], m["expr"][0]
-            if int_value(text(n)) != int(LITERAL[op], 0) or not facts_of(expr).is_lane(lhs):
+    def _literals(self, ctx, tree):
+        """Each literal 32, 31 or 5 (found in the text, then checked on the tree): lane arithmetic on its left,
+        or a lane compared with 31."""
+        for m in CANDIDATE.finditer(tree.data):
+            n = tree.node_at(m.start(), m.end())
+            expr = n.parent if n is not None and n.type == "number_literal" else None
+            if expr is None or expr.type != "binary_expression":
                 continue
-            if op == ">>":
-                left = text(lhs)
-                if lhs.type not in TIGHT and not (lhs.type == "binary_expression" and
-                                                  text(lhs.child_by_field_name("operator")) in ("*", "/", "%")):
-                    left = f"({left})"
-                edits = [Edit(expr.start_byte, expr.end_byte, f"{left} / warpSize")]
-            else:
-                edits = [Edit(n.start_byte, n.end_byte, "warpSize" if op != "&" else "(warpSize - 1)")]
-            shown = " ".join(text(expr).split())
-            yield self.finding(ctx, expr.start_byte, expr.end_byte, warp_message(f"'{shown}'"), edits=edits,
-                               title="Use warpSize")
+            op = text(expr.child_by_field_name("operator"))
+            if op in LITERAL and expr.child_by_field_name("right") == n:
+                yield from self._arithmetic(ctx, tree, expr, op, n, expr.child_by_field_name("left"))
+            elif op in ("==", "!="):
+                yield from self._last_lane(ctx, tree, expr, n)
+
+    def _arithmetic(self, ctx, tree, expr, op, n, lhs):
+        base = tree.base
+        if int_value(text(n)) != int(LITERAL[op], 0):
+            return
+        if not tree.lanes.facts(expr).is_lane(lhs) and not (op in ("/", ">>") and WARP_COUNT.search(lhs.text)):
+            return
+        if op == ">>":
+            left = text(lhs)
+            if lhs.type not in TIGHT and not (lhs.type == "binary_expression" and
+                                              text(lhs.child_by_field_name("operator")) in ("*", "/", "%")):
+                left = f"({left})"
+            edits = [Edit(base + expr.start_byte, base + expr.end_byte, f"{left} / warpSize")]
+        else:
+            edits = [Edit(base + n.start_byte, base + n.end_byte, "warpSize" if op != "&" else "(warpSize - 1)")]
+            rounding = round_up(lhs) if op == "/" else None
+            if rounding is not None:
+                edits.insert(0, Edit(base + rounding.start_byte, base + rounding.end_byte, "warpSize - 1"))
+        shown = " ".join(text(expr).split())
+        yield self.finding(ctx, base + expr.start_byte, base + expr.end_byte, warp_message(f"'{shown}'"),
+                           edits=edits, title="Use warpSize")
+
+    def _last_lane(self, ctx, tree, expr, n):
+        lane = expr.child_by_field_name("left" if expr.child_by_field_name("right") == n else "right")
+        if int_value(text(n)) != 31 or lane is None or lane.type != "identifier" or not LAST_LANE.match(text(lane)):
+            return
+        base = tree.base
+        shown = " ".join(text(expr).split())
+        yield self.finding(ctx, base + expr.start_byte, base + expr.end_byte, warp_message(f"'{shown}' (the last lane)"),
+                           edits=[Edit(base + n.start_byte, base + n.end_byte, "warpSize - 1")],
+                           title="Use warpSize - 1")
 
     def _constants(self, ctx, root):
-        for _, m in matches(DEFINES, root):
-            name, value = m["name"][0], m["value"][0]
-            if not WARP_NAME.match(text(name)) or int_value(text(value).strip()) != 32:
+        for macro in macros(ctx):
+            value = macro.body
+            if macro.params is not None or not WARP_NAME.match(macro.name) or int_value(text(value).strip()) != 32:
                 continue
             start, end = strip_span(value)
-            yield self.finding(ctx, name.start_byte, end, warp_message(f"{text(name)} defined as 32") +
+            name = value.parent.child_by_field_name("name")
+            yield self.finding(ctx, name.start_byte, end, warp_message(f"{macro.name} defined as 32") +
                                " (a run-time value in recent HIP: arrays sized with it need a per-architecture "
                                "constant)", edits=[Edit(start, end, "warpSize")], title="Define it as warpSize")
+        if not WARP_CONSTANT.search(ctx.data):
+            return
         for _, m in matches(CONSTANTS, root):
             name, value, decl = m["name"][0], m["value"][0], m["decl"][0]
             if not WARP_NAME.match(text(name)) or int_value(text(value)) != 32:
@@ -165,25 +223,30 @@ class WarpSizeLiteral(CppRule):
                 yield self.finding(ctx, name.start_byte, value.end_byte, message,
                                    edits=[Edit(value.start_byte, value.end_byte, "warpSize")], title="Use warpSize")
 
-    def _shuffles(self, ctx, root):
-        if b"__shfl" not in ctx.data:
-            return
-        for _, m in matches(SHUFFLES, root):
-            call = m["call"][0]
+    def _shuffles(self, ctx, tree):
+        base = tree.base
+        loops: dict[int, object] = {}  # the for loops whose body has a shuffle, by start
+        for m in SHUFFLE.finditer(tree.data):
+            name = tree.node_at(m.start(), m.end())
+            call = name.parent if name is not None and name.type == "identifier" else None
+            if call is None or call.type != "call_expression" or call.child_by_field_name("function") != name:
+                continue
             args = arguments(call)
             width = 3 if callee(call).endswith("_sync") else 2
             if len(args) > width and int_value(text(args[width])) == 32:
                 arg = args[width]
-                yield self.finding(ctx, arg.start_byte, arg.end_byte, warp_message("shuffle width 32"),
-                                   edits=[Edit(arg.start_byte, arg.end_byte, "warpSize")], title="Use warpSize")
-        for _, m in matches(LOOPS, root):
-            loop, body = m["loop"][0], m["body"][0]
-            if b"__shfl" not in body.text or not any(callee(c).startswith("__shfl") for c in
-                                                      parse.captures(SHUFFLES, body).get("call", [])):
-                continue
-            yield from self._loop(ctx, loop)
+                yield self.finding(ctx, base + arg.start_byte, base + arg.end_byte, warp_message("shuffle width 32"),
+                                   edits=[Edit(base + arg.start_byte, base + arg.end_byte, "warpSize")],
+                                   title="Use warpSize")
+            child, parent = call, call.parent
+            while parent is not None and parent.type not in ("function_definition", "translation_unit"):
+                if parent.type == "for_statement" and parent.child_by_field_name("body") == child:
+                    loops.setdefault(parent.start_byte, parent)
+                child, parent = parent, parent.parent
+        for loop in sorted(loops.values(), key=lambda n: n.start_byte):
+            yield from self._loop(ctx, loop, base)
 
-    def _loop(self, ctx, loop):
+    def _loop(self, ctx, loop, base):
         init = loop.child_by_field_name("initializer")
         condition = loop.child_by_field_name("condition")
         update = loop.child_by_field_name("update")
@@ -201,15 +264,26 @@ class WarpSizeLiteral(CppRule):
         down = step in (f"{var}/=2", f"{var}>>=1", f"{var}={var}/2", f"{var}={var}>>1")
         up = step in (f"{var}*=2", f"{var}<<=1", f"{var}={var}*2", f"{var}={var}<<1")
         if down and int_value(text(first)) == 16:
-            yield self.finding(ctx, first.start_byte, first.end_byte,
+            yield self.finding(ctx, base + first.start_byte, base + first.end_byte,
                                warp_message("a shuffle reduction starting at offset 16"),
-                               edits=[Edit(first.start_byte, first.end_byte, "warpSize / 2")],
+                               edits=[Edit(base + first.start_byte, base + first.end_byte, "warpSize / 2")],
                                title="Start at warpSize / 2")
         elif up and int_value(text(first)) == 1 and (cmp, int_value(text(bound))) in (("<", 32), ("<=", 16)):
             new = "warpSize" if cmp == "<" else "warpSize / 2"
-            yield self.finding(ctx, bound.start_byte, bound.end_byte,
+            yield self.finding(ctx, base + bound.start_byte, base + bound.end_byte,
                                warp_message(f"a shuffle loop bounded by {text(bound)}"),
-                               edits=[Edit(bound.start_byte, bound.end_byte, new)], title=f"Bound it by {new}")
+                               edits=[Edit(base + bound.start_byte, base + bound.end_byte, new)],
+                               title=f"Bound it by {new}")
+
+
+def round_up(lhs):
+    """The literal 31 of a round-up `(x + 31) / 32`, else None."""
+    while lhs.type == "parenthesized_expression" and lhs.named_child_count == 1:
+        lhs = lhs.named_children[0]
+    if lhs.type != "binary_expression" or text(lhs.child_by_field_name("operator")) != "+":
+        return None
+    right = lhs.child_by_field_name("right")
+    return right if right.type == "number_literal" and int_value(text(right)) == 31 else None
 
 
 def first_value(init):

@@ -1,0 +1,136 @@
+"""The results file of `hipmigrate bench`: one JSON document, versioned (FORMAT, VERSION), documented in
+docs/bench.md. `compare` and the report read it back with `load`, which checks what it relies on."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from migrate.bench.config import BenchError
+from migrate.bench.runner import Run, Status
+
+FORMAT = "hipmigrate-bench"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class BuildRecord:
+    """The `build` command of one project, run before its benchmarks."""
+    project: str
+    command: str | list[str]
+    status: str  # ok, failed, timeout, error
+    exit_code: int | None
+    seconds: float
+    output_tail: str
+
+    def as_dict(self) -> dict:
+        return {"project": self.project, "command": self.command, "status": self.status,
+                "exit_code": self.exit_code, "seconds": round(self.seconds, 6), "output_tail": self.output_tail}
+
+
+@dataclass(frozen=True)
+class BenchmarkResult:
+    name: str
+    project: str
+    command: str | list[str]
+    argv: list[str]  # what was started, launcher included
+    cwd: str
+    repetitions: int
+    warmups: int
+    timeout: float
+    figure: dict  # Figure.as_dict()
+    expect: str | None
+    runs: tuple[Run, ...]
+    skipped: str | None = None  # why no run was made (the project's build failed)
+
+    @property
+    def values(self) -> list[float]:
+        """The figures of the measured runs that succeeded (warm-ups left out)."""
+        return [r.value for r in self.runs if not r.warmup and r.status == Status.OK and r.value is not None]
+
+    @property
+    def status(self) -> str:
+        """ok: every run succeeded; partial: some did; failed: no measured run did; skipped: none was made."""
+        if self.skipped is not None:
+            return "skipped"
+        bad = [r for r in self.runs if r.status != Status.OK]
+        if not bad:
+            return "ok"
+        return "partial" if self.values else "failed"
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "project": self.project, "command": self.command, "argv": self.argv,
+                "cwd": self.cwd, "repetitions": self.repetitions, "warmups": self.warmups, "timeout": self.timeout,
+                "figure": self.figure, "expect": self.expect, "status": self.status, "skipped": self.skipped,
+                "values": self.values, "runs": [r.as_dict() for r in self.runs]}
+
+
+@dataclass(frozen=True)
+class Results:
+    created: str  # UTC, ISO 8601
+    hipmigrate: str
+    launcher: str | None
+    fingerprint: dict  # Fingerprint.as_dict()
+    builds: tuple[BuildRecord, ...]
+    benchmarks: tuple[BenchmarkResult, ...]
+
+    @property
+    def failed(self) -> bool:
+        return any(b.status != "ok" for b in self.benchmarks) or any(b.status != "ok" for b in self.builds)
+
+    def as_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "created": self.created, "hipmigrate": self.hipmigrate,
+                "launcher": self.launcher, "fingerprint": self.fingerprint,
+                "builds": [b.as_dict() for b in self.builds], "benchmarks": [b.as_dict() for b in self.benchmarks]}
+
+    def dumps(self) -> str:
+        return json.dumps(self.as_dict(), indent=2) + "\n"
+
+    def benchmark(self, name: str) -> BenchmarkResult | None:
+        return next((b for b in self.benchmarks if b.name == name), None)
+
+
+def load(path: Path) -> Results:
+    """Read a results file; BenchError when it is missing, not JSON, of another format or a newer version."""
+    try:
+        doc = json.loads(path.read_text())
+    except OSError as exc:
+        raise BenchError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BenchError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise BenchError(f"{path}: not a results file of `hipmigrate bench` (no \"format\": \"{FORMAT}\")")
+    if doc.get("version") != VERSION:
+        raise BenchError(f"{path}: results format version {doc.get('version')!r}; this hipmigrate reads version {VERSION}")
+    try:
+        return Results(
+            created=doc["created"], hipmigrate=doc["hipmigrate"], launcher=doc.get("launcher"),
+            fingerprint=dict(doc["fingerprint"]),
+            builds=tuple(BuildRecord(b["project"], b["command"], b["status"], b["exit_code"], b["seconds"],
+                                     b["output_tail"]) for b in doc["builds"]),
+            benchmarks=tuple(BenchmarkResult(
+                name=b["name"], project=b["project"], command=b["command"], argv=list(b["argv"]), cwd=b["cwd"],
+                repetitions=b["repetitions"], warmups=b["warmups"], timeout=b["timeout"], figure=dict(b["figure"]),
+                expect=b.get("expect"), skipped=b.get("skipped"),
+                runs=tuple(Run(r["index"], r["warmup"], r["status"], r["exit_code"], r["seconds"], r["value"],
+                               r["message"], r["output_tail"]) for r in b["runs"]))
+                for b in doc["benchmarks"]))
+    except (KeyError, TypeError) as exc:
+        raise BenchError(f"{path}: a results file missing the field {exc}") from None
+
+
+def save(results: Results, path: Path) -> None:
+    """Write the file whole or not at all: a temporary file beside `path`, renamed over it."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(results.dumps())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

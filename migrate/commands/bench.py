@@ -1,0 +1,137 @@
+"""`hipmigrate bench` and `hipmigrate compare`: options onto migrate.stages.bench, output by migrate.render.bench.
+
+Exit status of bench: 0 every run succeeded; 1 a build or some run failed, timed out or gave no figure (all are
+in the results file); 2 usage or configuration error. Of compare: 0 no regression beyond the threshold; 1 a
+benchmark is slower beyond it, or failed in the candidate only; 2 usage error (a missing or foreign file)."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from migrate.bench import results, stats
+from migrate.bench.config import BenchError
+from migrate.render import bench as render
+from migrate.stages import bench as stage
+
+err = Console(stderr=True, soft_wrap=True)
+
+
+def output_console() -> Console:
+    console = Console(soft_wrap=True)
+    return console if console.is_terminal else Console(soft_wrap=True, width=200)
+
+
+def usage_errors(fn):
+    def wrapper(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except BenchError as exc:
+            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
+            sys.exit(2)
+    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
+    return wrapper
+
+
+def progress_callback(enabled: bool):
+    """A rich progress bar per benchmark on a terminal; one line per finished benchmark otherwise."""
+    if not enabled:
+        return None, None
+    if not err.is_terminal:
+        def plain(name: str, done: int, total: int, run) -> None:
+            if done == total:
+                err.print(f"bench {name}: {total} runs done", markup=False, highlight=False)
+        return plain, None
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("{task.fields[last]}"), console=err, transient=False)
+    tasks: dict[str, int] = {}
+
+    def fancy(name: str, done: int, total: int, run) -> None:
+        if name not in tasks:
+            tasks[name] = bar.add_task(name, total=total, last="")
+        last = "" if run is None else (f"{run.value:.4g}" if run.status == "ok" else run.status)
+        bar.update(tasks[name], completed=done, last=last)
+    return fancy, bar
+
+
+class Recorded(click.Command):
+    """A command that keeps its own arguments as given (ctx.meta["argv"]), for the fingerprint."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["argv"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def command_line() -> str:
+    return shlex.join(["hipmigrate", "bench", *click.get_current_context().meta.get("argv", [])])
+
+
+@click.command(cls=Recorded)
+@click.argument("projects", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--output", "-o", "output", type=click.Path(path_type=Path), default=None,
+              help="Results file (default: PROJECT/.hipmigrate/bench/<UTC time>.json; needed with several projects).")
+@click.option("--launcher", default=None, metavar="PREFIX",
+              help="Run each benchmark through this command prefix, e.g. 'srun -p mi300x --gpus=1'.")
+@click.option("--only", multiple=True, metavar="NAME", help="Run only this benchmark (repeatable).")
+@click.option("--repetitions", "-n", type=click.IntRange(1), default=None, help="Measured runs (overrides the declarations).")
+@click.option("--warmups", type=click.IntRange(0), default=None, help="Warm-up runs (overrides the declarations).")
+@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Seconds per run (overrides).")
+@click.option("--no-build", is_flag=True, help="Do not run the projects' declared build commands.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--no-progress", is_flag=True, help="No progress display.")
+@usage_errors
+def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None, only: tuple[str, ...],
+          repetitions: int | None, warmups: int | None, timeout: float | None, no_build: bool, output_format: str,
+          no_progress: bool) -> None:
+    """Run the benchmarks declared in PROJECT's hipmigrate.toml or pyproject.toml (default: the current folder)
+    and record every run, with this machine's fingerprint, in a JSON results file."""
+    projects = projects or (Path("."),)
+    if output is None and len(projects) > 1:
+        raise BenchError("several projects: name the results file with -o FILE")
+    if launcher is not None and not shlex.split(launcher):
+        raise BenchError("--launcher: give a command prefix, such as 'srun -p mi300x --gpus=1'")
+    configs = stage.load_configs(list(projects), only, repetitions, warmups, timeout)
+    callback, bar = progress_callback(not no_progress and output_format == "text")
+    if bar is not None:
+        bar.start()
+    try:
+        result = stage.bench(configs, launcher=launcher, build=not no_build, progress=callback,
+                             command_line=command_line())
+    finally:
+        if bar is not None:
+            bar.stop()
+    path = output or stage.default_output(projects[0], result.created)
+    results.save(result, path)
+    if output_format == "json":
+        click.echo(result.dumps(), nl=False)
+    else:
+        render.render_bench_text(result, output_console(), str(path))
+    sys.exit(1 if result.failed else 0)
+
+
+@click.command()
+@click.argument("base", type=click.Path(path_type=Path))
+@click.argument("candidate", type=click.Path(path_type=Path))
+@click.option("--threshold", type=float, default=stats.THRESHOLD, show_default=True,
+              help="Relative change that counts: slower means the whole interval is above 1 + THRESHOLD.")
+@click.option("--confidence", type=float, default=stats.CONFIDENCE, show_default=True,
+              help="Confidence of the bootstrap interval of the ratio.")
+@click.option("--resamples", type=click.IntRange(100), default=stats.RESAMPLES, show_default=True,
+              help="Bootstrap resamples.")
+@click.option("--seed", type=int, default=stats.SEED, show_default=True, help="Seed of the bootstrap.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@usage_errors
+def compare(base: Path, candidate: Path, threshold: float, confidence: float, resamples: int, seed: int,
+            output_format: str) -> None:
+    """Compare two results files of `hipmigrate bench`: per benchmark the medians, spreads, the ratio
+    CANDIDATE/BASE with a bootstrap interval, and a verdict. Exit status 1 on a regression beyond the threshold."""
+    result = stage.compare(base, candidate, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
+    if output_format == "json":
+        click.echo(render.render_compare_json(result), nl=False)
+    else:
+        render.render_compare_text(result, output_console())
+    sys.exit(1 if result.regressions else 0)

@@ -1,0 +1,141 @@
+"""`hipmigrate check` (the CI gate) and `hipmigrate suggest` (HIP versions of a branch's added hunks).
+
+check exits 0 when no CUDA-only construct is left (on the lines added since --base, when given), 1 when one is,
+2 on a usage error. suggest exits 0 once its output is written (the gate is check's job), 2 on a usage error.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from migrate.check import baseline as baseline_file
+from migrate.check import config as project_config
+from migrate.check import report
+from migrate.check.runner import Settings, check as run_check
+from migrate.packs import PackError
+from migrate.stages.scan import UsageError
+
+CHECK_FORMATS = ("text", "github", "sarif", "json", "rdjson")
+SUGGEST_FORMATS = ("patch", "github", "rdjson")
+
+
+def _guarded(fn):
+    def wrapper(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except (UsageError, PackError) as exc:
+            click.echo(f"hipmigrate: error: {exc}", err=True)
+            sys.exit(2)
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def _shared(f):
+    options = [
+        click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
+        click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes (repeatable, comma-separated)."),
+        click.option("--ignore", multiple=True, metavar="CODES", help="Leave out these codes or prefixes."),
+        click.option("--min-severity", type=click.Choice(["info", "warning", "error"]), default=None,
+                     help="Hazards (and Python/deployment findings without a fix) below this do not count [warning]."),
+        click.option("--hip-version", default=None, metavar="X.Y", help="HIP version to check against."),
+        click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out."),
+        click.option("--no-cache", is_flag=True, help="Run every rule again; neither read nor write the cache."),
+        click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
+                     help="Cache folder [.hipmigrate/cache in the repository's top folder]."),
+        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Worker processes for cache misses."),
+        click.option("--output", "-o", "output", type=click.Path(path_type=Path), default=None,
+                     help="Write the report to this file instead of standard output."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _settings(paths, **kw) -> Settings:
+    start = Path(paths[0]) if paths else Path(".")
+    config = project_config.load(start if start.exists() else Path("."))
+    return Settings.resolve(config, paths=paths, **kw)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None or str(output) == "-":
+        click.echo(text, nl=False)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+
+
+@click.command()
+@_shared
+@click.option("--base", default=None, metavar="REF", help="Only lines added since the merge base of REF and HEAD.")
+@click.option("--baseline", type=click.Path(path_type=Path), default=None, help="Ignore the findings recorded in FILE.")
+@click.option("--write-baseline", type=click.Path(path_type=Path), default=None,
+              help="Record the current findings in FILE and exit 0.")
+@click.option("--output-format", type=click.Choice(CHECK_FORMATS), default="text", show_default=True)
+@_guarded
+def check(paths, output_format: str, output: Path | None, write_baseline: Path | None, **kw) -> None:
+    """Exit 1 if CUDA-only code is left in PATHS (default: .): CUDA API names or headers, unsupported identifiers,
+    hazards at or above --min-severity, CUDA-only Python and deployment settings."""
+    if write_baseline is not None:
+        kw["baseline"] = None
+    settings = _settings(paths, **kw)
+    if write_baseline is not None:
+        settings = replace(settings, baseline=None)  # [tool.hipmigrate] may name one: not when writing it
+    result = run_check(settings)
+    if write_baseline is not None:
+        baseline_file.write(write_baseline, result.findings)
+        click.echo(f"hipmigrate check: {len(result.findings)} finding(s) recorded in {write_baseline}", err=True)
+        sys.exit(0)
+    if output_format == "text":
+        _emit(report.text(result), output)
+    elif output_format == "json":
+        _emit(report.render_json(result), output)
+    elif output_format == "github":
+        from migrate.render import github
+
+        _emit(github.render(result.findings, result.notes), output)
+    elif output_format == "sarif":
+        from migrate.render import sarif
+
+        found = result.findings + result.notes
+        levels = {i: "error" if i < len(result.findings) else "note" for i in range(len(found))}
+        _emit(sarif.render(found, report.rules_for({f.code for f in found}), levels=levels), output)
+    else:
+        from migrate.render import rdjson
+
+        severity = {id(f): "INFO" for f in result.notes}
+        _emit(rdjson.render(result.findings + result.notes, result.text_of, lambda f: severity.get(id(f))), output)
+    sys.exit(1 if result.failed else 0)
+
+
+@click.command()
+@_shared
+@click.option("--base", required=True, metavar="REF", help="Suggest for the lines added since the merge base of REF and HEAD.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes graded unsafe.")
+@click.option("--output-format", type=click.Choice(SUGGEST_FORMATS), default="patch", show_default=True,
+              help="A unified patch, a GitHub pull-request review (JSON), or rdjson for reviewdog.")
+@_guarded
+def suggest(paths, output_format: str, output: Path | None, **kw) -> None:
+    """The HIP version of each hunk added since --base: as a patch, a GitHub review or rdjson. Only added lines
+    are touched."""
+    from migrate.check import suggest as suggest_module
+
+    settings = _settings(paths, **kw)
+    result = run_check(settings, keep_results=True)
+    found = suggest_module.suggestions(result, settings)
+    if output_format == "patch":
+        data = suggest_module.patch(found)
+        if output is None or str(output) == "-":
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            output.write_bytes(data)
+    elif output_format == "github":
+        _emit(suggest_module.render_review(found), output)
+    else:
+        _emit(suggest_module.render_rdjson(found), output)
+    sys.exit(0)

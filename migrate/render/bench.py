@@ -1,0 +1,126 @@
+"""Output of `hipmigrate bench` and `hipmigrate compare`: rich tables, or JSON (the results file itself for
+bench; the comparison document of docs/bench.md for compare)."""
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from migrate.bench.results import Results
+from migrate.bench.stats import Summary, Verdict, summarize
+
+COMPARE_FORMAT = "hipmigrate-compare"
+COMPARE_VERSION = 1
+STYLE = {Verdict.FASTER: "green", Verdict.SLOWER: "red", Verdict.FAILED: "red", Verdict.SAME: "",
+         Verdict.TOO_FEW: "yellow", Verdict.NO_BASE: "yellow"}
+
+
+def number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4g}"
+
+
+def machine(fp: dict) -> str:
+    """One line about the machine of a fingerprint; what no tool reported reads "unknown"."""
+    def known(key: str) -> str:
+        value = fp.get(key)
+        return "unknown" if value is None else str(value)
+
+    gpus = f"{known('gpu_name')} x{fp['gpu_count']}" if fp.get("gpu_count") else "GPU unknown"
+    parts = [gpus, f"driver {known('driver')}"]
+    if fp.get("cuda_version") or fp.get("nvcc_version"):
+        parts.append(f"CUDA {known('cuda_version')}, nvcc {known('nvcc_version')}")
+    if fp.get("rocm_version") or fp.get("hip_version") or fp.get("hipcc_version"):
+        parts.append(f"ROCm {known('rocm_version')}, HIP {known('hip_version')}, hipcc {known('hipcc_version')}")
+    commit = fp.get("git_commit")
+    parts.append(f"host {known('host')}, commit {commit[:12] + ('+dirty' if fp.get('git_dirty') else '') if commit else 'unknown'}")
+    return "; ".join(parts)
+
+
+def render_bench_text(result: Results, console: Console, path: str | None) -> None:
+    console.print(f"[bold]hipmigrate bench[/]: {len(result.benchmarks)} benchmarks on {machine(result.fingerprint)}",
+                  highlight=False)
+    if result.launcher:
+        console.print(f"launcher: {result.launcher}", markup=False, highlight=False)
+    for b in result.builds:
+        if b.status != "ok":
+            console.print(f"build of {b.project} {b.status} (exit status {b.exit_code}):", markup=False, highlight=False)
+            console.print(b.output_tail[-1200:], markup=False, highlight=False)
+    table = Table(title_justify="left")
+    for column in ("benchmark", "runs ok", "median", "IQR", "unit", "status"):
+        table.add_column(column, justify="right" if column in ("runs ok", "median", "IQR") else "left")
+    for b in result.benchmarks:
+        measured = [r for r in b.runs if not r.warmup]
+        s = summarize(b.values)
+        style = "green" if b.status == "ok" else "red"
+        table.add_row(b.name, f"{len(b.values)}/{len(measured) if b.skipped is None else 0}", number(s.median),
+                      number(s.iqr), b.figure.get("unit", ""), f"[{style}]{b.status}[/]")
+    console.print(table)
+    for b in result.benchmarks:
+        if b.skipped:
+            console.print(f"{b.name}: not run: {b.skipped}", markup=False, highlight=False)
+        for r in b.runs:
+            if r.status != "ok":
+                label = f"warm-up {r.index + 1}" if r.warmup else f"run {r.index - b.warmups + 1}"
+                console.print(f"{b.name} {label}: {r.status}: {r.message}", markup=False, highlight=False)
+    if path:
+        console.print(f"results: {path}", markup=False, highlight=False)
+
+
+def compare_dict(result) -> dict:
+    def side(s: Summary, failed: int) -> dict:
+        return {**s.as_dict(), "failed_runs": failed}
+
+    return {
+        "format": COMPARE_FORMAT, "version": COMPARE_VERSION, "base": result.base, "candidate": result.candidate,
+        "threshold": result.threshold, "confidence": result.confidence, "resamples": result.resamples,
+        "seed": result.seed, "base_fingerprint": result.base_fingerprint,
+        "candidate_fingerprint": result.candidate_fingerprint,
+        "benchmarks": [{"name": c.name, "unit": c.unit, "higher_is_better": c.higher_is_better,
+                        "base": side(c.base, c.base_failed_runs),
+                        "candidate": side(c.candidate, c.candidate_failed_runs),
+                        "ratio": None if c.ratio is None else c.ratio.value,
+                        "ci_low": None if c.ratio is None else c.ratio.low,
+                        "ci_high": None if c.ratio is None else c.ratio.high,
+                        "verdict": c.verdict.value, "regression": c.regression} for c in result.comparisons],
+        "only_base": list(result.only_base), "only_candidate": list(result.only_candidate),
+        "regressions": len(result.regressions),
+    }
+
+
+def render_compare_json(result) -> str:
+    return json.dumps(compare_dict(result), indent=2) + "\n"
+
+
+def render_compare_text(result, console: Console) -> None:
+    console.print(f"[bold]hipmigrate compare[/]: base {result.base}, candidate {result.candidate}; threshold "
+                  f"{result.threshold:g}, {result.confidence:.0%} bootstrap interval ({result.resamples} resamples, "
+                  f"seed {result.seed})", highlight=False)
+    console.print(f"base:      {machine(result.base_fingerprint)}", markup=False, highlight=False)
+    console.print(f"candidate: {machine(result.candidate_fingerprint)}", markup=False, highlight=False)
+    table = Table(title_justify="left")
+    for column in ("benchmark", "unit", "base median", "base IQR", "n", "cand median", "cand IQR", "n",
+                   "ratio", f"{result.confidence:.0%} CI", "verdict"):
+        table.add_column(column, justify="left" if column in ("benchmark", "unit", "verdict") else "right")
+    for c in result.comparisons:
+        r = c.ratio
+        style = STYLE[c.verdict]
+        table.add_row(c.name, c.unit, number(c.base.median), number(c.base.iqr), _n(c.base.n, c.base_failed_runs),
+                      number(c.candidate.median), number(c.candidate.iqr), _n(c.candidate.n, c.candidate_failed_runs),
+                      "-" if r is None else f"{r.value:.3f}", "-" if r is None else f"{r.low:.3f}-{r.high:.3f}",
+                      f"[{style}]{c.verdict.value}[/]" if style else c.verdict.value)
+    console.print(table)
+    if result.only_base:
+        console.print(f"only in base: {', '.join(result.only_base)}", markup=False, highlight=False)
+    if result.only_candidate:
+        console.print(f"only in candidate: {', '.join(result.only_candidate)}", markup=False, highlight=False)
+    regressions = result.regressions
+    if regressions:
+        console.print(f"[red]{len(regressions)} regression(s) beyond the threshold[/]: "
+                      + ", ".join(f"{c.name} ({c.verdict.value})" for c in regressions), highlight=False)
+    else:
+        console.print("no regression beyond the threshold", highlight=False)
+
+
+def _n(n: int, failed: int) -> str:
+    return f"{n}" if not failed else f"{n} (+{failed} failed)"

@@ -1,0 +1,105 @@
+"""CUDA packages installed by a Dockerfile `RUN` or a shell script: `apt-get install cuda-toolkit-12-1`,
+`libcudnn8`, `libnccl2`, `libcublas-12-1`, `nvidia-container-toolkit`, `yum install cuda`, `conda install
+cudatoolkit` / `pytorch-cuda=12.1`.
+
+Why: these packages come from NVIDIA's repositories and hold CUDA's compilers and libraries (or NVIDIA's driver
+tools); on an AMD machine nothing uses them, and their repositories are usually missing from a ROCm base image, so
+the install fails. The message names the ROCm package to install instead (`rocm-dev`/`rocm-hip-sdk`, `miopen-hip`,
+`rccl`, `rocblas`/`hipblas`, ...), or says that the driver belongs on the host (`amdgpu-dkms`) and the container
+needs only `/dev/kfd` and `/dev/dri`. There is no fix: package lists are often shared with other lines, and a
+`rocm/*` base image (PY050) usually has the libraries already.
+"""
+from __future__ import annotations
+
+import re
+
+from migrate.model import RuleKind, Severity
+from migrate.rule import FileRule, Invalid, Valid
+
+TOKEN = re.compile(r"[^\s\\;&|()\"'\[\],`]+")
+INSTALLERS = {"apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "conda", "mamba", "micromamba", "apk"}
+PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"(cuda-toolkit|cuda-compiler|cuda-nvcc|cuda-libraries|cuda-runtime|cuda-cudart|cuda)([-=][\w.*-]+)?"),
+     "the CUDA toolkit", "install ROCm's packages instead (rocm-hip-sdk, or rocm-dev) or build from a rocm/* image"),
+    (re.compile(r"cuda-[\w.*-]+"), "a CUDA toolkit component",
+     "install ROCm's packages instead (rocm-hip-sdk, or rocm-dev) or build from a rocm/* image"),
+    (re.compile(r"libcudnn\d*(-dev)?([-=][\w.*+-]+)?"), "cuDNN", "install miopen-hip (MIOpen) instead"),
+    (re.compile(r"libnccl\d*(-dev)?([-=][\w.*+-]+)?"), "NCCL", "install rccl (RCCL) instead"),
+    (re.compile(r"libcublas[\w.*=+-]*"), "cuBLAS", "install rocblas and hipblas instead"),
+    (re.compile(r"libcufft[\w.*=+-]*"), "cuFFT", "install rocfft and hipfft instead"),
+    (re.compile(r"libcurand[\w.*=+-]*"), "cuRAND", "install rocrand and hiprand instead"),
+    (re.compile(r"libcusparse[\w.*=+-]*"), "cuSPARSE", "install rocsparse and hipsparse instead"),
+    (re.compile(r"libcusolver[\w.*=+-]*"), "cuSOLVER", "install rocsolver and hipsolver instead"),
+    (re.compile(r"(libnvinfer|tensorrt)[\w.*=+-]*"), "TensorRT", "AMD's counterpart is MIGraphX (migraphx)"),
+    (re.compile(r"(cudatoolkit|pytorch-cuda|cuda-version)([=<>][\w.*]+)?"), "conda's CUDA toolkit",
+     "conda has no ROCm builds of PyTorch: install PyTorch's ROCm wheels with pip"),
+    (re.compile(r"nvidia-container-toolkit[\w.*=+-]*|nvidia-docker2[\w.*=+-]*"), "NVIDIA's container runtime",
+     "AMD containers need only the /dev/kfd and /dev/dri devices (or AMD's container toolkit on the host)"),
+    (re.compile(r"(nvidia-[\w.*=+-]+|libnvidia-[\w.*=+-]+)"), "NVIDIA's driver or tools",
+     "the AMD driver belongs on the host (amdgpu-dkms); the container needs only /dev/kfd and /dev/dri"),
+)
+
+
+def _classify(word: str) -> tuple[str, str] | None:
+    for pattern, what, instead in PACKAGES:
+        if pattern.fullmatch(word):
+            return what, instead
+    return None
+
+
+def install_findings(text: str):
+    """(offset, word, what, instead) for each CUDA package an install command in `text` names."""
+    for segment in re.finditer(r"(?:\\\n|[^;&|\n]|&(?!&)|\|(?!\|))+", text):
+        words = [(m.start() + segment.start(), m[0]) for m in TOKEN.finditer(segment[0])]
+        names = [w for _, w in words]
+        installer = next((i for i, w in enumerate(names) if w.rsplit("/", 1)[-1] in INSTALLERS), None)
+        if installer is None or "install" not in names[installer + 1:]:
+            continue
+        start = names.index("install", installer + 1)
+        for offset, word in words[start + 1:]:
+            if word.startswith("-"):
+                continue
+            found = _classify(word)
+            if found:
+                yield offset, word, *found
+
+
+class CudaPackageInstall(FileRule):
+    code = "PY052"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    fixable = False
+    file_kinds = ("docker", "shell")
+    example_path = "Dockerfile"
+    examples = [
+        Valid("FROM rocm/dev-ubuntu-22.04:6.4.1\nRUN apt-get update && apt-get install -y rccl miopen-hip git\n"),
+        Valid("FROM ubuntu:22.04\nRUN echo cuda-toolkit && apt-get install -y curl\n"),
+        Invalid("FROM ubuntu:22.04\nRUN apt-get update && apt-get install -y --no-install-recommends \\\n"
+                "    cuda-toolkit-12-1 libcudnn8=8.9.7.29-1+cuda12.2 \\\n    git && rm -rf /var/lib/apt/lists/*\n",
+                line=3,
+                message="cuda-toolkit-12-1 installs the CUDA toolkit, which AMD GPUs do not use: install "
+                        "ROCm's packages instead (rocm-hip-sdk, or rocm-dev) or build from a rocm/* image"),
+        Invalid("FROM continuumio/miniconda3\nRUN conda install -y pytorch pytorch-cuda=12.1 -c pytorch -c nvidia\n",
+                message="pytorch-cuda=12.1 installs conda's CUDA toolkit, which AMD GPUs do not use: conda has no "
+                        "ROCm builds of PyTorch: install PyTorch's ROCm wheels with pip"),
+        Invalid("#!/bin/bash\nsudo apt-get install -y nvidia-container-toolkit\n", path="setup_gpu.sh", line=2,
+                message="nvidia-container-toolkit installs NVIDIA's container runtime, which AMD GPUs do not use: AMD "
+                        "containers need only the /dev/kfd and /dev/dri devices (or AMD's container toolkit on the "
+                        "host)"),
+    ]
+
+    def check(self, ctx):
+        if ctx.kind == "docker":
+            regions = list(ctx.nodes("run_instruction"))
+        else:
+            regions = list(ctx.nodes("command"))  # nested commands repeat words: `seen` keeps one finding each
+        seen: set[int] = set()
+        for region in regions:
+            text = ctx.data[region.start_byte:region.end_byte].decode("utf-8", "replace")
+            for offset, word, what, instead in install_findings(text):
+                start = region.start_byte + len(text[:offset].encode())
+                if start in seen:
+                    continue
+                seen.add(start)
+                yield self.finding(ctx, start, start + len(word.encode()),
+                                   f"{word} installs {what}, which AMD GPUs do not use: {instead}")

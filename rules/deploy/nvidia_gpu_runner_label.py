@@ -1,0 +1,67 @@
+"""GitHub Actions jobs whose `runs-on` labels name NVIDIA or CUDA GPU runners (`[self-hosted, gpu, nvidia]`,
+`linux-gpu-a100`, `ubuntu-22.04-cuda12`, `gpu-t4-4-core`), as a string, a list, or a `labels:` list.
+
+Why: the job then runs on an NVIDIA machine, so the migrated code is never run on an AMD GPU by CI (and steps such
+as `nvidia-smi` keep passing there). A label is taken as NVIDIA's when one of its `-`/`_`/`.`-separated words is
+`nvidia`, `cuda`, `cuda<N>` or `cu<NNN>`, `tesla`, `rtx`, or an NVIDIA data-center GPU (`a100`, `h100`, `h200`,
+`v100`, `t4`, `l4`, `l40s`, `a10g`, ...). Plain `gpu` says nothing about the vendor and is left alone.
+
+No fix: which runner has an AMD GPU, and what it is labelled, depends on the project (AMD GPU runners are usually
+self-hosted, labelled with the GPU or its gfx target).
+"""
+from __future__ import annotations
+
+import re
+
+from migrate.deploy import yaml_nodes as y
+from migrate.model import RuleKind, Severity
+from migrate.rule import FileRule, Invalid, Valid
+
+NVIDIA_WORDS = {"nvidia", "cuda", "tesla", "rtx", "a100", "a800", "h100", "h800", "h200", "b200", "gb200", "v100",
+                "p100", "k80", "t4", "l4", "l40", "l40s", "a10", "a10g", "a40", "a6000", "dgx"}
+_WORD = re.compile(r"[-_.\s/]+")
+_CUDA_VERSION = re.compile(r"cuda\d+(\.\d+)*|cu\d{3}")
+
+
+def names_nvidia(label: str) -> bool:
+    return any(w in NVIDIA_WORDS or _CUDA_VERSION.fullmatch(w) for w in _WORD.split(label.lower()))
+
+
+class NvidiaGpuRunnerLabel(FileRule):
+    code = "PY060"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    fixable = False
+    file_kind = "yaml"
+    example_path = ".github/workflows/gpu.yml"
+    examples = [
+        Valid("jobs:\n  test:\n    runs-on: [self-hosted, gpu, mi300x]\n"),
+        Valid("jobs:\n  test:\n    runs-on: ubuntu-latest\n"),
+        Invalid("on: push\njobs:\n  gpu-tests:\n    runs-on: [self-hosted, gpu, nvidia]\n    steps:\n"
+                "      - run: nvidia-smi\n", line=4,
+                message="job gpu-tests runs on runner label nvidia, an NVIDIA GPU runner: the migrated code needs a "
+                        "runner with an AMD GPU"),
+        Invalid("jobs:\n  bench:\n    runs-on: linux-gpu-a100\n", line=3),
+        Invalid("jobs:\n  bench:\n    runs-on:\n      group: gpus\n      labels:\n        - cuda12\n", line=6),
+    ]
+
+    def check(self, ctx):
+        data = ctx.data
+        for top in y.documents(ctx.root):
+            jobs = y.get(data, top, "jobs")
+            for job in y.pairs(y.value_node(jobs)) if jobs is not None else []:
+                runs_on = y.get(data, y.value_node(job), "runs-on")
+                if runs_on is None:
+                    continue
+                value = y.value_node(runs_on)
+                labels = y.get(data, value, "labels")
+                nodes = [value] if y.scalar(data, value) is not None else y.items(value)
+                if labels is not None:
+                    target = y.value_node(labels)
+                    nodes = [target] if y.scalar(data, target) is not None else y.items(target)
+                for node in nodes:
+                    label = y.scalar(data, node)
+                    if label and names_nvidia(label):
+                        yield self.finding(ctx, node.start_byte, node.end_byte,
+                                           f"job {y.key(data, job)} runs on runner label {label}, an NVIDIA GPU "
+                                           "runner: the migrated code needs a runner with an AMD GPU")

@@ -1,0 +1,108 @@
+"""`nvidia-smi` run from a shell script (also as `/usr/bin/nvidia-smi`).
+
+Why: there is no nvidia-smi on an AMD machine; AMD's tool is `amd-smi` (`rocm-smi` is the older one). The
+options differ, and so does the output.
+
+What happens, by case (the same as PY011 for Python):
+- Output only shown, or thrown away (`> /dev/null`), with options that have an exact counterpart: rewritten
+  (safe): `nvidia-smi -L` → `amd-smi list`, `nvidia-smi topo -m` → `amd-smi topology`.
+- Bare `nvidia-smi` (the summary table, or a "is there a GPU?" check by its exit status): `rocm-smi` prints a
+  summary table on every ROCm release and fails without a GPU; `amd-smi` does the former only in recent releases:
+  rewritten to `rocm-smi` as an unsafe fix (applied with --unsafe-fixes).
+- Output parsed (in `$(...)` or backquotes, piped into another command, or redirected to a file): WARNING, no fix:
+  amd-smi's text has another layout; parse `amd-smi <command> --json` (or `--csv`).
+- Other options: WARNING naming the nearest amd-smi command where there is one.
+Commands whose words are built at run time (`$SMI -L`) are not followed.
+"""
+from __future__ import annotations
+
+import os
+
+from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.rule import FileRule, Invalid, Valid
+from migrate.smi import EXACT, counterpart
+
+CAPTURING = ("command_substitution", "process_substitution")
+
+
+class NvidiaSmiInShell(FileRule):
+    code = "PY063"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    file_kind = "shell"
+    example_path = "check_gpu.sh"
+    examples = [
+        Valid("#!/bin/sh\namd-smi list\necho 'run nvidia-smi -L to list GPUs'\n# nvidia-smi\n"),
+        Invalid("#!/bin/sh\nnvidia-smi -L\nnvidia-smi topo -m\n",
+                fixed="#!/bin/sh\namd-smi list\namd-smi topology\n", line=2,
+                message="nvidia-smi -L does not exist on AMD machines: amd-smi list is its counterpart"),
+        Invalid("#!/bin/sh\nif ! nvidia-smi > /dev/null 2>&1; then\n    exit 1\nfi\n",
+                fixed="#!/bin/sh\nif ! rocm-smi > /dev/null 2>&1; then\n    exit 1\nfi\n",
+                options=(("unsafe_fixes", True),), line=2),
+        Invalid("#!/bin/bash\nGPUS=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader | wc -l)\n", line=2,
+                message="nvidia-smi --query-gpu=memory.used --format=csv,noheader does not exist on AMD machines, and "
+                        "its output is parsed here: amd-smi prints another layout: parse `amd-smi metric --mem-usage "
+                        "--json` (or --csv)"),
+        Invalid("#!/bin/bash\nnvidia-smi dmon -c 1\n", line=2,
+                message="nvidia-smi dmon -c 1 does not exist on AMD machines: the nearest amd-smi command is amd-smi "
+                        "monitor (its options differ): rewrite this by hand"),
+    ]
+
+    def check(self, ctx):
+        if b"nvidia-smi" not in ctx.data:
+            return
+        for command in ctx.nodes("command"):
+            name = command.child_by_field_name("name")
+            if name is None or os.path.basename(ctx.node_text(name)) != "nvidia-smi":
+                continue
+            arguments = command.children_by_field_name("argument")
+            if any(a.type not in ("word", "number") for a in arguments):
+                continue  # an expansion or a quoted string: not followed
+            yield from self._command(ctx, command, name, [ctx.node_text(a) for a in arguments])
+
+    def _command(self, ctx, command, name, options: list[str]):
+        shown = " ".join(["nvidia-smi", *options])
+        start, end = command.start_byte, command.end_byte
+        near = counterpart(tuple(options))
+        if _parsed(ctx, command):
+            how = f"parse `{near} --json` (or --csv)" if near else "parse an amd-smi command's --json output"
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
+                               f"here: amd-smi prints another layout: {how}")
+            return
+        new = EXACT.get(tuple(options))
+        if new is not None:
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(new)} is its "
+                               "counterpart", edits=[Edit(name.start_byte, end, " ".join(new))],
+                               title=f"Run {' '.join(new)}", severity=Severity.INFO)
+        elif not options:
+            yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
+                               "table like it and fails without a GPU (amd-smi does so without arguments only in recent "
+                               "ROCm releases)", edits=[Edit(name.start_byte, name.end_byte, "rocm-smi")],
+                               title="Run rocm-smi", applicability=Applicability.UNSAFE)
+        else:
+            hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
+                "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
+
+
+def _parsed(ctx, command) -> bool:
+    """Is the command's output read: captured, piped on, or written to a file (not /dev/null)?"""
+    node = command
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type in CAPTURING:
+            return True
+        if parent.type == "pipeline" and parent.children and parent.children[-1] != node:
+            return True
+        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
+            for redirect in parent.children_by_field_name("redirect"):
+                descriptor = redirect.child_by_field_name("descriptor")
+                target = redirect.child_by_field_name("destination")
+                to_stdout = descriptor is None or ctx.node_text(descriptor) == "1"
+                if redirect.type == "file_redirect" and to_stdout and target is not None \
+                        and ctx.node_text(target) != "/dev/null":
+                    return True
+        if parent.type in ("program", "compound_statement", "if_statement", "while_statement", "for_statement"):
+            return False
+        node = parent
+    return False

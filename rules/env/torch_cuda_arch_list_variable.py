@@ -1,0 +1,78 @@
+"""`TORCH_CUDA_ARCH_LIST` set, unset or read, in Python, shell scripts, Dockerfiles and YAML.
+
+`TORCH_CUDA_ARCH_LIST` holds NVIDIA compute capabilities (`"8.0;8.6+PTX"`, `"7.5 8.0"`) for the CUDA extensions
+PyTorch builds. On ROCm, `torch.utils.cpp_extension` does not read it: its `_get_rocm_arch_flags` takes the AMD
+targets from `PYTORCH_ROCM_ARCH` (gfx names separated by `;`, spaces also accepted) and, when that is unset, builds
+for every visible GPU. So a setting becomes `PYTORCH_ROCM_ARCH` with the AMD targets of hipmigrate's
+`--offload-arch` (default `gfx90a;gfx940`) joined with `;`; a bare shell or Dockerfile word gets double quotes, since
+`;` ends a shell command. An empty setting is only renamed, and so is an unset.
+
+Reads are reported, not renamed: code that reads `TORCH_CUDA_ARCH_LIST` expects compute capabilities (it splits
+`8.0`, compares major versions, builds `-gencode` flags), and gfx names would break it. A value built at run time is
+reported for a hand edit. A file that already sets `PYTORCH_ROCM_ARCH` keeps its `TORCH_CUDA_ARCH_LIST` (noted).
+
+Fix safety: SAFE; the extension is then built for the targets hipmigrate was given (check them against your GPUs).
+"""
+from __future__ import annotations
+
+from migrate.deploy.env import Access, env_sites, rename, taken
+from migrate.model import RuleKind, Severity
+from migrate.rule import FileRule, Invalid, Valid
+
+SOURCE = "TORCH_CUDA_ARCH_LIST"
+TARGET = "PYTORCH_ROCM_ARCH"
+
+
+class TorchCudaArchListVariable(FileRule):
+    code = "PY021"
+    kind = RuleKind.PYTHON
+    file_kinds = ("python", "shell", "docker", "yaml")
+    example_path = "build.py"
+    examples = [
+        Valid('import os\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n'),
+        Valid("export PYTORCH_ROCM_ARCH=gfx942\npip install .\n", path="build.sh"),
+        Invalid('import os\n\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;8.6+PTX"\n',
+                fixed='import os\n\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n', line=3,
+                message="TORCH_CUDA_ARCH_LIST names NVIDIA compute capabilities (8.0;8.6+PTX): PyTorch on ROCm builds "
+                        "extensions for the AMD targets in PYTORCH_ROCM_ARCH (gfx90a;gfx940)"),
+        Invalid("export TORCH_CUDA_ARCH_LIST=8.0\nTORCH_CUDA_ARCH_LIST='7.5 8.0' pip install -e .\n",
+                fixed='export PYTORCH_ROCM_ARCH="gfx90a;gfx940"\n'
+                      'PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' pip install -e .\n',
+                line=1, path="build.sh"),
+        Invalid("FROM rocm/pytorch:latest\nARG TORCH_CUDA_ARCH_LIST=8.0\nENV TORCH_CUDA_ARCH_LIST 9.0\n",
+                fixed="FROM rocm/pytorch:latest\nARG PYTORCH_ROCM_ARCH=gfx942\nENV PYTORCH_ROCM_ARCH gfx942\n",
+                line=2, options=(("offload_arch", ("gfx942",)),), path="Dockerfile"),
+        Invalid("services:\n  build:\n    environment:\n      TORCH_CUDA_ARCH_LIST: \"8.0 9.0\"\n",
+                fixed="services:\n  build:\n    environment:\n      PYTORCH_ROCM_ARCH: \"gfx90a;gfx940\"\n",
+                line=4, path="compose.yaml"),
+        Invalid('import os\narchs = os.environ.get("TORCH_CUDA_ARCH_LIST", "8.0").split(";")\n', line=2,
+                message="reads TORCH_CUDA_ARCH_LIST, which PyTorch on ROCm ignores: its targets are gfx names in "
+                        "PYTORCH_ROCM_ARCH, not compute capabilities; adapt this code by hand"),
+    ]
+
+    def check(self, ctx):
+        sites = env_sites(ctx)
+        targets = ";".join(ctx.options.offload_arch)
+        for site in sites:
+            if site.name != SOURCE:
+                continue
+            if site.access is Access.READ:
+                yield self.finding(ctx, site.start, site.end, f"reads {SOURCE}, which PyTorch on ROCm ignores: its "
+                                   f"targets are gfx names in {TARGET}, not compute capabilities; adapt this code by "
+                                   "hand", severity=Severity.WARNING)
+            elif site.access is Access.UNSET:
+                yield self.finding(ctx, site.start, site.end, f"unsets {SOURCE}, which PyTorch on ROCm does not read: "
+                                   f"its counterpart is {TARGET}", edits=rename(site, TARGET), title=f"Unset {TARGET}")
+            elif taken(sites, site, TARGET):
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} is ignored by PyTorch on ROCm; this file "
+                                   f"also sets {TARGET}, so it is left as it is")
+            elif site.value is None:
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} set at run time: PyTorch on ROCm reads the "
+                                   f"AMD targets from {TARGET} ({targets}); set it by hand", severity=Severity.WARNING)
+            elif not site.value.strip():
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} is ignored by PyTorch on ROCm: its "
+                                   f"counterpart is {TARGET}", edits=rename(site, TARGET), title=f"Use {TARGET}")
+            else:
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} names NVIDIA compute capabilities "
+                                   f"({site.value}): PyTorch on ROCm builds extensions for the AMD targets in {TARGET} "
+                                   f"({targets})", edits=rename(site, TARGET, targets), title=f"Set {TARGET}={targets}")

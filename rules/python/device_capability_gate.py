@@ -1,0 +1,131 @@
+"""Compute-capability gates: `torch.cuda.get_device_capability()` compared (`>= (8, 0)`), indexed
+(`get_device_capability()[0] >= 8`) or unpacked and compared (`major, minor = get_device_capability()` ...
+`if major >= 8`), and `torch.cuda.get_device_properties(i).major` / `.minor` read (directly or through a name
+only ever bound to such a call: `props = torch.cuda.get_device_properties(0)` ... `props.major`). Also through
+`from torch.cuda import get_device_capability` and other aliases.
+
+Why: on ROCm these numbers are derived from the gfx architecture name: gfx90a (MI200) reports (9, 0), gfx942
+(MI300) (9, 4), gfx1100 (RDNA3) (11, 0). An NVIDIA gate such as "Ampere or newer" (`>= (8, 0)`) therefore passes
+or fails by accident, and `sm_{major}{minor}` strings name no AMD target. What to check instead, by intent:
+`torch.cuda.is_bf16_supported()` for bf16, `torch.cuda.get_device_properties(i).gcnArchName` (e.g.
+`"gfx90a:sramecc+:xnack-"`) for an architecture, `torch.version.hip` to know it is ROCm.
+
+No fix (WARNING): the right check depends on what the gate is for. One finding per comparison; a capability
+that is only printed or logged is not reported.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate.model import RuleKind, Severity
+from migrate.python.index import index
+from migrate.rule import FileRule, Invalid, Valid
+
+CAPABILITY = "torch.cuda.get_device_capability"
+PROPERTIES = "torch.cuda.get_device_properties"
+ADVICE = ("on ROCm it is derived from the gfx architecture (gfx90a → (9, 0), gfx942 → (9, 4)), so an NVIDIA "
+          "compute-capability gate passes or fails by accident; check torch.cuda.is_bf16_supported() for bf16, "
+          "torch.cuda.get_device_properties(i).gcnArchName for an architecture, torch.version.hip for ROCm")
+# parents a capability value flows through on its way to a comparison
+THROUGH = (cst.BinaryOperation, cst.Tuple, cst.List, cst.Element, cst.ComparisonTarget, cst.Subscript,
+           cst.UnaryOperation)
+
+
+class DeviceCapabilityGate(FileRule):
+    code = "PY010"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    fixable = False
+    file_kind = "python"
+    example_path = "model.py"
+    examples = [
+        Valid("import torch\n\nprint(torch.cuda.get_device_capability())\nname = torch.cuda.get_device_name(0)\n"
+              "use_bf16 = torch.cuda.is_bf16_supported()\n"),
+        Valid("import torch\n\nmajor = 8\nif major >= 8:\n    pass\n"),
+        Invalid("import torch\n\n\ndef describe(i):\n    props = torch.cuda.get_device_properties(i)\n"
+                "    return props.name\n\n\ndef has_fp8(i):\n    props = torch.cuda.get_device_properties(i)\n"
+                "    return props.major >= 9\n", line=11),
+        Invalid("import torch\n\nif torch.cuda.get_device_capability() >= (8, 0):\n    dtype = torch.bfloat16\n",
+                line=3, message=f"torch.cuda.get_device_capability() >= (8, 0): {ADVICE}"),
+        Invalid("from torch.cuda import get_device_capability\n\nmajor, minor = get_device_capability(0)\n"
+                "use_flash = major * 10 + minor >= 80\nsm90 = get_device_capability()[0] == 9\n", line=4),
+        Invalid("import torch\n\nprops = torch.cuda.get_device_properties(0)\narch = f'sm_{props.major}{props.minor}'\n",
+                line=4, message=f"props.major: {ADVICE}"),
+    ]
+
+    def check(self, ctx):
+        if b"get_device_capability" not in ctx.data and b"get_device_properties" not in ctx.data:
+            return
+        idx = index(ctx)
+        values: list[cst.CSTNode] = []  # expressions holding a capability (or a part of it)
+        holders: set[str] = set()
+        properties: set[str] = set()
+        for call in idx.calls:
+            names = ctx.qualified_names(call.func)
+            if CAPABILITY in names:
+                values.append(call)
+                parent = idx.parent(call)
+                if isinstance(parent, cst.Assign):
+                    for target in parent.targets:
+                        holders.update(_target_names(target.target))
+            elif PROPERTIES in names:
+                parent = idx.parent(call)
+                if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
+                        and isinstance(parent.targets[0].target, cst.Name):
+                    properties.add(parent.targets[0].target.value)
+        for name in list(properties):
+            # followed when every binding of the name in the file is a get_device_properties(...) call (one per
+            # function is common: `props = torch.cuda.get_device_properties(i)` in several helpers)
+            values = idx.assigned.get(name, [])
+            if name in idx.rebound or not all(isinstance(v, cst.Call) and PROPERTIES in ctx.qualified_names(v.func)
+                                              for v in values):
+                properties.discard(name)
+        for node in idx.names:
+            if node.value in holders and _loaded(idx, node):
+                values.append(node)
+        reported: set[int] = set()
+        found = []
+        for value in values:
+            found += self._gate(ctx, idx, value, reported, always=False)
+        for attribute in idx.attributes:
+            if attribute.attr.value not in ("major", "minor"):
+                continue
+            owner = attribute.value
+            if isinstance(owner, cst.Call) and PROPERTIES in ctx.qualified_names(owner.func) or \
+                    isinstance(owner, cst.Name) and owner.value in properties:
+                found += self._gate(ctx, idx, attribute, reported, always=True)
+        yield from sorted(found, key=lambda f: f.span.start)
+
+    def _gate(self, ctx, idx, value, reported: set[int], always: bool):
+        node, parent = value, idx.parent(value)
+        while isinstance(parent, THROUGH) and not (isinstance(parent, cst.Subscript) and parent.value is not node):
+            node, parent = parent, idx.parent(parent)
+        if isinstance(parent, cst.Comparison):
+            where = parent
+        elif always:
+            where = value
+        else:
+            return
+        start, end = ctx.byte_span(where)
+        if start in reported:
+            return
+        reported.add(start)
+        yield self.finding(ctx, start, end, f"{ctx.text(start, end)}: {ADVICE}")
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _target_names(element.value)]
+    return []
+
+
+def _loaded(idx, node: cst.Name) -> bool:
+    parent = idx.parent(node)
+    if isinstance(parent, (cst.AssignTarget, cst.Param)) or (isinstance(parent, cst.Attribute) and parent.attr is node):
+        return False
+    if isinstance(parent, cst.Arg) and parent.keyword is node:
+        return False
+    return not isinstance(parent, (cst.Element,)) or not isinstance(idx.parent(parent), (cst.Tuple, cst.List)) \
+        or not isinstance(idx.parent(idx.parent(parent)), cst.AssignTarget)

@@ -1,0 +1,149 @@
+"""`nvidia-smi` run from Python: `subprocess.run/call/check_call/check_output/Popen/getoutput/getstatusoutput`,
+`os.system`, `os.popen`, with the command as a list (`["nvidia-smi", "-L"]`) or a string (`"nvidia-smi -L"`,
+also a path such as `/usr/bin/nvidia-smi`).
+
+Why: there is no nvidia-smi on an AMD machine. AMD's tool is `amd-smi` (its subcommands: `list`, `static`,
+`metric`, `process`, `topology`, `monitor`, ...; `rocm-smi` is the older tool it replaces). The options differ,
+and so does the output.
+
+What happens, by case:
+- The output is only shown (not captured) and the options have an exact counterpart: rewritten (safe):
+  `nvidia-smi -L` / `--list-gpus` → `amd-smi list`; `nvidia-smi topo -m` → `amd-smi topology`.
+- Bare `nvidia-smi` (the summary table): `amd-smi` prints its summary view without arguments only in recent
+  releases (ROCm 7.x documentation; the ROCm 6.x CLI prints its usage instead, per its documentation), while
+  `rocm-smi` alone prints a summary table on all of them but is deprecated: rewritten to `rocm-smi` as an unsafe
+  fix (applied with --unsafe-fixes).
+- Other options (`--query-gpu=...`, `-q`, `dmon`, `pmon`, `-i N`): WARNING naming the amd-smi counterpart where one
+  exists (`memory.used` → `amd-smi metric --mem-usage`, `utilization.gpu` → `amd-smi metric --usage`,
+  `temperature.gpu` → `amd-smi metric --temperature`, `power.draw` → `amd-smi metric --power`, `name` →
+  `amd-smi static --asic`, `dmon` → `amd-smi monitor`, `pmon`/`--query-compute-apps` → `amd-smi process`).
+- The output is parsed (`check_output`, `getoutput`, `capture_output=True`, `stdout=PIPE` or a file, `os.popen`, a
+  shell pipe or redirection in the string): WARNING, no fix: amd-smi's text has another layout; parse
+  `amd-smi <command> --json` (or `--csv`) or use the `amdsmi` Python library.
+Commands built at run time (a name, an f-string) are not followed.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+
+import libcst as cst
+
+from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.python.index import arguments, index, quoted, string_value
+from migrate.smi import EXACT, counterpart as _counterpart
+from migrate.rule import FileRule, Invalid, Valid
+
+RUNNERS = {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"}
+READERS = {"subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput", "os.popen"}
+SHELL = ("|", ">", "<", ";", "&&", "||", "`", "$(")
+
+
+class NvidiaSmiCommand(FileRule):
+    code = "PY011"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    file_kind = "python"
+    example_path = "monitor.py"
+    examples = [
+        Valid("import subprocess\nsubprocess.run(['amd-smi', 'list'])\nprint('nvidia-smi -L')\n"),
+        Valid("import os\nos.system('rocm-smi')\n"),
+        Invalid("import os\nimport subprocess\n\nsubprocess.run([\"nvidia-smi\", \"-L\"], check=True)\n"
+                "os.system('nvidia-smi topo -m')\n",
+                fixed="import os\nimport subprocess\n\nsubprocess.run([\"amd-smi\", \"list\"], check=True)\n"
+                      "os.system('amd-smi topology')\n",
+                line=4, message="nvidia-smi -L does not exist on AMD machines: amd-smi list is its counterpart"),
+        Invalid("import subprocess\n\nsubprocess.call('nvidia-smi', shell=True)\n",
+                fixed="import subprocess\n\nsubprocess.call('rocm-smi', shell=True)\n",
+                options=(("unsafe_fixes", True),)),
+        Invalid("import subprocess\n\nout = subprocess.check_output(['nvidia-smi', '--query-gpu=memory.used',\n"
+                "                               '--format=csv,noheader'], text=True)\n", line=3,
+                message="nvidia-smi --query-gpu=memory.used --format=csv,noheader does not exist on AMD machines, and "
+                        "its output is parsed here: amd-smi prints another layout: parse `amd-smi metric --mem-usage "
+                        "--json` (or --csv), or use the amdsmi Python library"),
+        Invalid("import subprocess\n\nsubprocess.run(['nvidia-smi', 'dmon', '-c', '1'])\n", line=3,
+                message="nvidia-smi dmon -c 1 does not exist on AMD machines: the nearest amd-smi command is "
+                        "amd-smi monitor (its options differ): rewrite this by hand"),
+    ]
+
+    def check(self, ctx):
+        if b"nvidia-smi" not in ctx.data:  # cheap test first: most files never name it
+            return
+        for call in index(ctx).calls:
+            names = ctx.qualified_names(call.func)
+            if not names & (RUNNERS | READERS):
+                continue
+            args = arguments(call)
+            command = args.get(0, "args")
+            if command is None:
+                continue
+            parsed = bool(names & READERS) or _captured(ctx, args)
+            yield from self._command(ctx, command.value, parsed)
+
+    def _command(self, ctx, node: cst.BaseExpression, parsed: bool):
+        if isinstance(node, (cst.List, cst.Tuple)):
+            values = [string_value(e.value) for e in node.elements]
+            if not values or values[0] is None or os.path.basename(values[0]) != "nvidia-smi":
+                return
+            words = values
+            literal = all(v is not None for v in values) and all(isinstance(e.value, cst.SimpleString)
+                                                                   for e in node.elements)
+        else:
+            value = string_value(node)
+            if value is None:
+                return
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                return
+            if not words or os.path.basename(words[0]) != "nvidia-smi":
+                return
+            literal = isinstance(node, cst.SimpleString)
+            if any(op in value for op in SHELL):
+                parsed = True
+        options = tuple(w for w in words[1:] if w is not None)
+        shown = " ".join(["nvidia-smi", *(w if w is not None else "..." for w in words[1:])])
+        start, end = ctx.byte_span(node)
+        counterpart = _counterpart(options)
+        if parsed:
+            how = f"parse `{counterpart} --json` (or --csv)" if counterpart else "parse an amd-smi command's --json output"
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
+                               f"here: amd-smi prints another layout: {how}, or use the amdsmi Python library")
+            return
+        new = EXACT.get(options) if literal else None
+        if new is None and not options and literal:
+            yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
+                               "table like it (amd-smi does so without arguments only in recent ROCm releases)",
+                               edits=[self._edit(ctx, node, ["rocm-smi"])], title="Run rocm-smi",
+                               applicability=Applicability.UNSAFE)
+            return
+        if new is not None:
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(new)} is its "
+                               "counterpart", edits=[self._edit(ctx, node, new)], title=f"Run {' '.join(new)}",
+                               severity=Severity.INFO)
+            return
+        hint = f"the nearest amd-smi command is {counterpart} (its options differ)" if counterpart else \
+            "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"
+        yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
+
+    @staticmethod
+    def _edit(ctx, node, new: list[str]) -> Edit:
+        if isinstance(node, (cst.List, cst.Tuple)):
+            first = node.elements[0].value
+            start = ctx.byte_span(first)[0]
+            end = ctx.byte_span(node.elements[-1].value)[1]
+            return Edit(start, end, ", ".join(quoted(first, w) for w in new))
+        return Edit(*ctx.byte_span(node), quoted(node, " ".join(new)))
+
+
+def _captured(ctx, args) -> bool:
+    capture = args.keywords.get("capture_output")
+    if capture is not None and not (isinstance(capture.value, cst.Name) and capture.value.value in ("False", "None")):
+        return True
+    stdout = args.keywords.get("stdout")
+    if stdout is None:
+        return False
+    value = stdout.value
+    if isinstance(value, cst.Name) and value.value == "None":
+        return False
+    return not ctx.qualified_names(value) & {"subprocess.DEVNULL"}

@@ -1,0 +1,287 @@
+"""The deprecated `torch.cuda.amp` API: `autocast`, `GradScaler`, `custom_fwd` and `custom_bwd`, however they
+are reached: `torch.cuda.amp.autocast(...)`, `from torch.cuda.amp import autocast, GradScaler`,
+`from torch.cuda import amp` then `amp.autocast(...)`, `import torch.cuda.amp as amp`, `from torch import cuda`
+then `cuda.amp.GradScaler()`, and decorators (`@torch.cuda.amp.autocast()`, `@custom_fwd`,
+`@custom_fwd(cast_inputs=torch.float32)`, `@custom_bwd`).
+
+Why: PyTorch deprecates `torch.cuda.amp.*` (FutureWarning on every call) in favour of the device-generic
+`torch.amp` API, which ROCm builds run under the same `"cuda"` device. The two signatures differ
+(checked on torch 2.13 with `inspect.signature`):
+- `torch.cuda.amp.autocast(enabled, dtype, cache_enabled)` vs `torch.amp.autocast(device_type, dtype, enabled,
+  cache_enabled)`: positional arguments become keywords (`autocast(True, torch.bfloat16)` →
+  `torch.amp.autocast("cuda", enabled=True, dtype=torch.bfloat16)`);
+- `torch.cuda.amp.GradScaler(init_scale, ...)` vs `torch.amp.GradScaler(device, init_scale, ...)`: `"cuda"` goes
+  first and the other positionals keep their order;
+- `custom_fwd(fwd=None, *, cast_inputs)` / `custom_bwd(bwd)` vs the `torch.amp` ones, which require the
+  keyword `device_type="cuda"`; a bare decorator `@custom_fwd` becomes `@custom_fwd(device_type="cuda")`.
+
+Fix (safe): every argument is kept. A name reached through `torch` is rewritten in place
+(`torch.cuda.amp.X` → `torch.amp.X`; `cuda.amp.X` after `from torch import cuda` → `torch.amp.X` when the file
+imports `torch`). A name bound by its own import (`from torch.cuda.amp import ...`, `from torch.cuda import amp`,
+`import torch.cuda.amp as amp`) is fixed in one piece: the import becomes `from torch.amp import ...` /
+`from torch import amp` / `import torch.amp as amp` and every use gets its arguments adjusted, all in one fix
+reported at the import. When one of those uses cannot be adjusted (the class passed around as a value,
+`autocast(*args)`, an import that also brings other names), nothing of that import is changed and each
+such use is reported for a hand edit. `GradScaler` in an annotation or an `isinstance` check needs no change
+(`torch.cuda.amp.GradScaler` is a subclass of `torch.amp.GradScaler`). A `torch.amp.autocast` without `dtype`
+takes `torch.get_autocast_dtype("cuda")`, float16 unless the program changed it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from migrate.model import Edit, RuleKind, Severity
+from migrate.python.index import arguments, index, insert_first, module_alias
+from migrate.rule import FileRule, Invalid, Valid
+
+AMP = "torch.cuda.amp"
+FUNCS = ("autocast", "GradScaler", "custom_fwd", "custom_bwd")
+AUTOCAST_POSITIONAL = ("enabled", "dtype", "cache_enabled")
+NEW = {
+    "autocast": 'torch.amp.autocast("cuda", ...)',
+    "GradScaler": 'torch.amp.GradScaler("cuda", ...)',
+    "custom_fwd": 'torch.amp.custom_fwd(..., device_type="cuda")',
+    "custom_bwd": 'torch.amp.custom_bwd(..., device_type="cuda")',
+}
+
+
+def message(func: str) -> str:
+    return f"torch.cuda.amp.{func} is deprecated: use {NEW[func]}, the device-generic API ROCm runs as 'cuda'"
+
+
+def group_message(funcs: list[str]) -> str:
+    """For an import: what it brings, and what each becomes."""
+    if not funcs:
+        return "torch.cuda.amp is deprecated: import from torch.amp"
+    return (f"torch.cuda.amp is deprecated: use {', '.join(NEW[f] for f in funcs)}, the device-generic API ROCm "
+            "runs as 'cuda'")
+
+
+@dataclass
+class _Use:
+    node: cst.Name | cst.Attribute  # the expression that names torch.cuda.amp.X
+    func: str
+    edits: list[Edit] | None  # argument edits; None: cannot be fixed here
+
+
+@dataclass
+class _Group:
+    """The uses of the names one import statement binds."""
+
+    statement: cst.CSTNode
+    edit: Edit | None  # the import's own rewrite; None: the import cannot be rewritten
+    uses: list[_Use] = field(default_factory=list)
+
+
+class TorchCudaAmp(FileRule):
+    code = "PY005"
+    kind = RuleKind.PYTHON
+    severity = Severity.INFO
+    file_kind = "python"
+    example_path = "train.py"
+    examples = [
+        Valid("import torch\n\nwith torch.amp.autocast('cuda', dtype=torch.bfloat16):\n    pass\n"
+              "scaler = torch.amp.GradScaler('cuda')\n"),
+        Valid("from contextlib import nullcontext as autocast\n\nwith autocast():\n    pass\n"),
+        Invalid("import torch\n\nscaler = torch.cuda.amp.GradScaler(init_scale=1024.0)\n"
+                "with torch.cuda.amp.autocast(True, torch.bfloat16):\n    pass\n",
+                fixed="import torch\n\nscaler = torch.amp.GradScaler(\"cuda\", init_scale=1024.0)\n"
+                      "with torch.amp.autocast(\"cuda\", enabled=True, dtype=torch.bfloat16):\n    pass\n",
+                line=3, message=message("GradScaler")),
+        Invalid("from torch.cuda.amp import GradScaler, autocast\n\nscaler = GradScaler(2.0 ** 16)\n\n"
+                "def step(model, x):\n    with autocast(dtype=torch.float16):\n        return model(x)\n",
+                fixed="from torch.amp import GradScaler, autocast\n\nscaler = GradScaler(\"cuda\", 2.0 ** 16)\n\n"
+                      "def step(model, x):\n    with autocast(\"cuda\", dtype=torch.float16):\n        return model(x)\n",
+                line=1, message=group_message(["autocast", "GradScaler"])),
+        Invalid("from torch.cuda import amp\n\nscaler = amp.GradScaler()\n\n@amp.autocast()\ndef forward(x):\n"
+                "    return x\n",
+                fixed="from torch import amp\n\nscaler = amp.GradScaler(\"cuda\")\n\n@amp.autocast(\"cuda\")\n"
+                      "def forward(x):\n    return x\n", line=1),
+        Invalid("import torch\nfrom torch.cuda.amp import custom_bwd, custom_fwd\n\n\n"
+                "class Scale(torch.autograd.Function):\n    @staticmethod\n    @custom_fwd(cast_inputs=torch.float32)\n"
+                "    def forward(ctx, x):\n        return x * 2\n\n    @staticmethod\n    @custom_bwd\n"
+                "    def backward(ctx, g):\n        return g * 2\n",
+                fixed="import torch\nfrom torch.amp import custom_bwd, custom_fwd\n\n\n"
+                      "class Scale(torch.autograd.Function):\n    @staticmethod\n"
+                      "    @custom_fwd(device_type=\"cuda\", cast_inputs=torch.float32)\n"
+                      "    def forward(ctx, x):\n        return x * 2\n\n    @staticmethod\n"
+                      "    @custom_bwd(device_type=\"cuda\")\n    def backward(ctx, g):\n        return g * 2\n", line=2),
+        Invalid("import torch\n\n@torch.cuda.amp.custom_fwd\ndef f(x):\n    return x\n",
+                fixed="import torch\n\n@torch.amp.custom_fwd(device_type=\"cuda\")\ndef f(x):\n    return x\n"),
+        Invalid("from torch.cuda.amp import autocast\n\nmake_ctx = autocast\nwith autocast(enabled=False):\n    pass\n",
+                line=3, message="torch.cuda.amp.autocast is deprecated: use torch.amp.autocast(\"cuda\", ...), the "
+                                "device-generic API ROCm runs as 'cuda'; this use cannot be rewritten "
+                                "automatically (nothing bound by this import was changed): edit it by hand"),
+    ]
+
+    def check(self, ctx):
+        if b"amp" not in ctx.data:  # cheap test first: most files never name it
+            return
+        idx = index(ctx)
+        groups: dict[int, _Group] = {}
+        singles: list[tuple[_Use, list[Edit] | None]] = []
+        torch = module_alias(ctx, "torch")
+        for node in [*idx.attributes, *idx.names]:
+            if idx.inside_import(node):
+                continue
+            func = _amp_function(ctx, node)
+            if func is None or _amp_function(ctx, idx.parent(node)) == func:
+                continue  # not a name of the API, or a part of a longer one
+            parent = idx.parent(node)
+            if isinstance(node, cst.Name) and isinstance(parent, cst.Attribute) and parent.attr is node:
+                continue
+            use = _Use(node, func, self._argument_edits(ctx, idx, node, func))
+            root = _root(node)
+            root_names = ctx.qualified_names(root)
+            if "torch" in root_names or "torch.cuda" in root_names:
+                singles.append((use, self._prefix_edit(ctx, node, root, torch)))
+                continue
+            statement = _binding_import(ctx, idx, root)
+            if statement is None:
+                singles.append((use, None))
+                continue
+            key = ctx.byte_span(statement)[0]
+            if key not in groups:
+                groups[key] = _Group(statement, _import_edit(ctx, statement, root.value))
+            groups[key].uses.append(use)
+        for use, prefix in singles:
+            start, end = ctx.byte_span(use.node)
+            if prefix is None or use.edits is None:
+                yield self._by_hand(ctx, use, "")
+            else:
+                yield self.finding(ctx, start, end, message(use.func), edits=[prefix, *use.edits],
+                                   title=f"Use torch.amp.{use.func}")
+        for group in groups.values():
+            if group.edit is None or any(u.edits is None for u in group.uses):
+                for use in group.uses:
+                    if use.edits is None or group.edit is None:
+                        yield self._by_hand(ctx, use, " (nothing bound by this import was changed)")
+                continue
+            start, end = ctx.byte_span(group.statement)
+            funcs = sorted({u.func for u in group.uses}, key=FUNCS.index)
+            edits = [group.edit, *(e for u in group.uses for e in u.edits)]
+            yield self.finding(ctx, start, end, group_message(funcs), edits=edits,
+                               title="Import from torch.amp and name the 'cuda' device")
+
+    def _by_hand(self, ctx, use: _Use, why: str):
+        start, end = ctx.byte_span(use.node)
+        return self.finding(ctx, start, end, f"{message(use.func)}; this use cannot be rewritten automatically{why}: "
+                            "edit it by hand", severity=Severity.WARNING)
+
+    @staticmethod
+    def _prefix_edit(ctx, node, root: cst.Name, torch: str | None) -> Edit | None:
+        """`torch.cuda.amp.X` → `torch.amp.X`; `cuda.amp.X` (from torch import cuda) → `torch.amp.X`."""
+        if not isinstance(node, cst.Attribute) or not isinstance(node.value, cst.Attribute):
+            return None
+        amp = node.value  # <...>.amp
+        if "torch" in ctx.qualified_names(root):
+            head = get_full_name_for_node(root)
+        elif torch is not None:
+            head = torch
+        else:
+            return None
+        start, end = ctx.byte_span(amp)
+        return Edit(start, end, f"{head}.amp")
+
+    @staticmethod
+    def _argument_edits(ctx, idx, node, func: str) -> list[Edit] | None:
+        parent = idx.parent(node)
+        if isinstance(parent, cst.Call) and parent.func is node:
+            return _call_edits(ctx, parent, func)
+        if isinstance(parent, cst.Decorator) and func in ("custom_fwd", "custom_bwd"):
+            end = ctx.byte_span(node)[1]
+            return [Edit(end, end, '(device_type="cuda")')]
+        if func == "GradScaler" and (isinstance(parent, cst.Annotation) or _isinstance_argument(ctx, idx, node)):
+            return []
+        return None
+
+
+def _amp_function(ctx, node) -> str | None:
+    if not isinstance(node, (cst.Name, cst.Attribute)):
+        return None
+    for name in ctx.qualified_names(node):
+        head, _, func = name.rpartition(".")
+        if head == AMP and func in FUNCS:
+            return func
+    return None
+
+
+def _root(node: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node
+
+
+def _isinstance_argument(ctx, idx, node) -> bool:
+    arg = idx.parent(node)
+    while isinstance(arg, (cst.Tuple, cst.Element)):
+        arg = idx.parent(arg)
+    call = idx.parent(arg) if isinstance(arg, cst.Arg) else None
+    return isinstance(call, cst.Call) and bool(ctx.qualified_names(call.func) & {"isinstance", "issubclass"})
+
+
+def _call_edits(ctx, call: cst.Call, func: str) -> list[Edit] | None:
+    args = arguments(call)
+    first = insert_first(ctx, call)
+    rest = ", " if call.args else ""
+    if func == "GradScaler":
+        return [Edit(first, first, f'"cuda"{rest}')]
+    if args.starred and func != "GradScaler" and any(a.star == "*" for a in call.args):
+        return None
+    if func == "autocast":
+        if len(args.positional) > len(AUTOCAST_POSITIONAL) or "device_type" in args.keywords:
+            return None
+        edits = []
+        for i, arg in enumerate(args.positional):
+            start = ctx.byte_span(arg)[0]
+            lead = '"cuda", ' if i == 0 else ""
+            edits.append(Edit(start, start, f"{lead}{AUTOCAST_POSITIONAL[i]}="))
+        if not args.positional:
+            edits.append(Edit(first, first, f'"cuda"{rest}'))
+        return edits
+    # custom_fwd / custom_bwd: the keyword after the positionals
+    if "device_type" in args.keywords:
+        return None
+    if args.positional:
+        end = ctx.byte_span(args.positional[-1])[1]
+        return [Edit(end, end, ', device_type="cuda"')]
+    return [Edit(first, first, f'device_type="cuda"{rest}')]
+
+
+def _binding_import(ctx, idx, root: cst.CSTNode) -> cst.CSTNode | None:
+    """The import statement (outside functions) that binds `root`'s name to a part of torch.cuda.amp."""
+    if not isinstance(root, cst.Name):
+        return None
+    for node in [*idx.import_froms, *idx.imports]:
+        if isinstance(node.names, cst.ImportStar):
+            continue
+        for alias in node.names:
+            local = alias.evaluated_alias or alias.evaluated_name
+            if local != root.value:
+                continue
+            if isinstance(node, cst.ImportFrom):
+                module = get_full_name_for_node(node.module) if node.module is not None else ""
+                full = f"{module}.{alias.evaluated_name}"
+            else:
+                full = alias.evaluated_name
+            if full == AMP or full.startswith(AMP + "."):
+                return node
+    return None
+
+
+def _import_edit(ctx, statement: cst.CSTNode, local: str) -> Edit | None:
+    if isinstance(statement, cst.ImportFrom):
+        module = get_full_name_for_node(statement.module)
+        names = [a.evaluated_name for a in statement.names]
+        if module == AMP and all(n in FUNCS for n in names):
+            return Edit(*ctx.byte_span(statement.module), "torch.amp")
+        if module == "torch.cuda" and names == ["amp"]:
+            return Edit(*ctx.byte_span(statement.module), "torch")
+        return None
+    for alias in statement.names:
+        if (alias.evaluated_alias or alias.evaluated_name) == local and alias.evaluated_name == AMP:
+            return Edit(*ctx.byte_span(alias.name), "torch.amp")
+    return None

@@ -1,0 +1,245 @@
+"""Checks of `torch.version.cuda`: truth tests (`if torch.version.cuda:`, `assert torch.version.cuda`,
+`not torch.version.cuda`, `x and torch.version.cuda`, `bool(torch.version.cuda)`), `is None` / `is not None`
+tests, and comparisons or parsing of the version string (`torch.version.cuda >= "11.8"`, `.split(".")`,
+`float(torch.version.cuda)`, `version.parse(torch.version.cuda)`, `torch.version.cuda[0]`), also through a name
+assigned once (`cuda_version = torch.version.cuda`).
+
+Why: ROCm builds of PyTorch set `torch.version.hip` and leave `torch.version.cuda` None. A test written as
+"is this a GPU build?" takes the CPU branch on ROCm; parsing or comparing the string raises (AttributeError,
+TypeError) or takes the wrong branch.
+
+Fix (safe) for the tests that only ask whether it is set: accept `torch.version.hip` as well:
+`if torch.version.cuda:` → `if torch.version.cuda or torch.version.hip:`, `x is not None` →
+`x is not None or torch.version.hip is not None`, `x is None` → `x is None and torch.version.hip is None`,
+parenthesised where the surrounding operator would bind otherwise (`not (...)`, `a and (...)`, `y = (...) + 1`).
+The code under such a test was written for PyTorch's GPU build: that is the branch a ROCm build needs too (other
+rules report what in it is CUDA-only). No fix where the test guards a use of the string in the same expression
+(`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting `torch.version.hip` there would
+hand None to the use, so it is reported for a hand edit. Comparisons and parsing of the string are reported (WARNING) without a fix:
+a CUDA version number means nothing on ROCm; compare `torch.version.hip` there.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate.model import Edit, RuleKind, Severity
+from migrate.python.index import index
+from migrate.rule import FileRule, Invalid, Valid
+
+NAME = "torch.version.cuda"
+TRUTH = ("torch.version.cuda is None on ROCm builds of PyTorch (torch.version.hip is set instead), so this test "
+         "takes the non-GPU branch there: accept torch.version.hip too")
+PARSE = ("torch.version.cuda is None on ROCm builds of PyTorch: this {what} raises or takes the wrong branch there; "
+         "a CUDA version means nothing on ROCm: check torch.version.hip (the HIP version, e.g. \"6.2.41133\") there")
+GUARD = ("on ROCm it is None, so this takes the non-GPU branch; accepting torch.version.hip here would hand None "
+         "to the use: decide by hand what ROCm should do (torch.version.hip holds the HIP version)")
+
+
+PARSERS = {"float", "int", "tuple", "list", "map", "packaging.version.parse", "packaging.version.Version",
+           "distutils.version.LooseVersion", "distutils.version.StrictVersion", "pkg_resources.parse_version",
+           "looseversion.LooseVersion"}
+# where an `a or b` needs no parentheses
+OPEN = (cst.If, cst.While, cst.Assert, cst.Assign, cst.AnnAssign, cst.Return, cst.Arg, cst.IfExp)
+
+
+class TorchVersionCuda(FileRule):
+    code = "PY009"
+    kind = RuleKind.PYTHON
+    severity = Severity.WARNING
+    file_kind = "python"
+    example_path = "utils.py"
+    examples = [
+        Valid("import torch\nprint('CUDA', torch.version.cuda)\nif torch.version.cuda or torch.version.hip:\n"
+              "    pass\n"),
+        Valid("import torch\nlog.info('built with %s', torch.version.cuda)\nv = str(torch.version.git_version)\n"),
+        Invalid("import torch\n\nif torch.version.cuda:\n    backend = 'gpu'\nassert torch.version.cuda, 'GPU build'\n"
+                "HAS_GPU = torch.version.cuda is not None\nCPU_ONLY = not torch.version.cuda\n",
+                fixed="import torch\n\nif torch.version.cuda or torch.version.hip:\n    backend = 'gpu'\n"
+                      "assert torch.version.cuda or torch.version.hip, 'GPU build'\n"
+                      "HAS_GPU = torch.version.cuda is not None or torch.version.hip is not None\n"
+                      "CPU_ONLY = not (torch.version.cuda or torch.version.hip)\n",
+                line=3, message=TRUTH),
+        Invalid("import torch\n\nuse_fast = ready and torch.version.cuda is None\n",
+                fixed="import torch\n\nuse_fast = ready and (torch.version.cuda is None and torch.version.hip is None)\n"),
+        Invalid("import torch\n\nif torch.version.cuda >= '11.8':\n    pass\nmajor = int(torch.version.cuda.split('.')[0])\n",
+                line=3, message=PARSE.format(what="comparison")),
+        Invalid("import torch\n\n\ndef graphs_ok():\n"
+                "    return torch.version.cuda is not None and torch.version.cuda >= '11.8'\n", line=5,
+                message="torch.version.cuda guards a use of the CUDA version string in the same expression: " + GUARD),
+        Invalid("import torch\nfrom packaging import version\n\ncuda_version = torch.version.cuda\n"
+                "if version.parse(cuda_version) < version.parse('12.0'):\n    pass\n", line=5,
+                message=PARSE.format(what="parsing")),
+    ]
+
+    def check(self, ctx):
+        if b"version" not in ctx.data:  # cheap test first: most files never name it
+            return
+        idx = index(ctx)
+        holders = set()
+        for node in [*idx.attributes, *idx.names]:
+            if idx.inside_import(node) or NAME not in ctx.qualified_names(node):
+                continue
+            if isinstance(node, cst.Name) and getattr(idx.parent(node), "attr", None) is node:
+                continue
+            parent = idx.parent(node)
+            if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
+                    and isinstance(parent.targets[0].target, cst.Name):
+                holders.add(parent.targets[0].target.value)
+            yield from self._use(ctx, idx, node, fix=True)
+        for name in holders:
+            if idx.followed(name) is None:
+                continue
+            for node in idx.names:
+                if node.value == name and self._loads(idx, node):
+                    yield from self._use(ctx, idx, node, fix=False)
+
+    @staticmethod
+    def _loads(idx, node: cst.Name) -> bool:
+        parent = idx.parent(node)
+        if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Attribute) and parent.attr is node):
+            return False
+        return not isinstance(parent, (cst.Param, cst.Arg)) or getattr(parent, "keyword", None) is not node
+
+    def _use(self, ctx, idx, node, fix: bool):
+        parent = idx.parent(node)
+        text = ctx.text(*ctx.byte_span(node))
+        hip = _hip(ctx, node) if fix else None
+        if _mentions_hip(ctx, idx, node):
+            return  # `torch.version.cuda or torch.version.hip`: already looks at both
+        is_test = _truth_test(idx, node, parent) or (isinstance(parent, cst.Comparison) and _none_test(parent, node))
+        if is_test and hip is not None and _guards_a_use(ctx, idx, node):
+            # `torch.version.cuda is not None and torch.version.cuda >= "11.8"`: accepting torch.version.hip
+            # here would let None reach the use; the use itself is reported
+            start, end = ctx.byte_span(node if not isinstance(parent, cst.Comparison) else parent)
+            yield self.finding(ctx, start, end, f"{text} guards a use of the CUDA version string in the same "
+                               f"expression: {GUARD}")
+            return
+        # truth tests
+        if _truth_test(idx, node, parent):
+            start, end = ctx.byte_span(node)
+            if hip is None:
+                yield self.finding(ctx, start, end, f"{text} holds {TRUTH}")
+                return
+            new = f"{text} or {hip}"
+            if not node.lpar and (isinstance(parent, cst.UnaryOperation) or
+                                  isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And)):
+                new = f"({new})"
+            yield self.finding(ctx, start, end, TRUTH, edits=[Edit(start, end, new)], title="Accept torch.version.hip")
+            return
+        if isinstance(parent, cst.Comparison):
+            yield from self._comparison(ctx, idx, node, parent, text, hip)
+            return
+        what = None
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            what = "parsing"
+        elif isinstance(parent, cst.Subscript) and parent.value is node:
+            what = "parsing"
+        elif isinstance(parent, cst.Arg) and isinstance(idx.parent(parent), cst.Call):
+            call = idx.parent(parent)
+            names = ctx.qualified_names(call.func) | {_last(call.func)}
+            if names & PARSERS or _last(call.func) in {"parse", "Version", "LooseVersion", "StrictVersion",
+                                                         "parse_version"}:
+                what = "parsing"
+        if what:
+            start, end = ctx.byte_span(node)
+            yield self.finding(ctx, start, end, PARSE.format(what=what))
+
+    def _comparison(self, ctx, idx, node, comparison: cst.Comparison, text: str, hip: str | None):
+        start, end = ctx.byte_span(comparison)
+        targets = comparison.comparisons
+        if _none_test(comparison, node):
+            if hip is None:
+                yield self.finding(ctx, start, end, f"{text} holds {TRUTH}")
+                return
+            whole = ctx.text(start, end)
+            if isinstance(targets[0].operator, cst.IsNot):
+                new = f"{whole} or {hip} is not None"
+            else:
+                new = f"{whole} and {hip} is None"
+            if not comparison.lpar and not isinstance(idx.parent(comparison), OPEN):
+                new = f"({new})"
+            yield self.finding(ctx, start, end, TRUTH, edits=[Edit(start, end, new)], title="Accept torch.version.hip")
+            return
+        yield self.finding(ctx, start, end, PARSE.format(what="comparison"))
+
+
+def _none_test(comparison: cst.Comparison, node) -> bool:
+    """`node is None` / `node is not None`."""
+    targets = comparison.comparisons
+    return (len(targets) == 1 and comparison.left is node and isinstance(targets[0].comparator, cst.Name)
+            and targets[0].comparator.value == "None" and isinstance(targets[0].operator, (cst.Is, cst.IsNot)))
+
+
+def _guards_a_use(ctx, idx, node) -> bool:
+    """Is `node` one operand of an `and`/`or` whose other operands read torch.version.cuda too?"""
+    top = node
+    while isinstance(idx.parent(top), (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison,
+                                       cst.ComparisonTarget)):
+        top = idx.parent(top)
+    if not isinstance(top, cst.BooleanOperation):
+        return False
+    others = 0
+
+    class _Count(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            nonlocal others
+            if n is not node and n.attr.value == "cuda" and NAME in ctx.qualified_names(n):
+                others += 1
+                return False
+            return True
+
+    top.visit(_Count())
+    return others > 0
+
+
+def _mentions_hip(ctx, idx, node) -> bool:
+    """Does the boolean expression around `node` (through and/or/not and comparisons) read torch.version.hip?"""
+    top = node
+    while isinstance(idx.parent(top), (cst.BooleanOperation, cst.UnaryOperation, cst.Comparison,
+                                       cst.ComparisonTarget)):
+        top = idx.parent(top)
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            nonlocal found
+            found = found or (n.attr.value == "hip" and "torch.version.hip" in ctx.qualified_names(n))
+            return not found
+
+    top.visit(_Find())
+    return found
+
+
+def _truth_test(idx, node, parent) -> bool:
+    if isinstance(parent, (cst.If, cst.While)) and parent.test is node:
+        return True
+    if isinstance(parent, cst.Assert) and parent.test is node:
+        return True
+    if isinstance(parent, cst.IfExp) and parent.test is node:
+        return True
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return True
+    if isinstance(parent, cst.BooleanOperation):
+        # `x and torch.version.cuda` used as a value (y = a and v) is still a truth test of v when the whole is
+        # tested; as an assigned value it may be the string itself: treat it as a test only where the whole is one
+        outer = idx.parent(parent)
+        while isinstance(outer, cst.BooleanOperation):
+            outer = idx.parent(outer)
+        return isinstance(outer, (cst.If, cst.While, cst.Assert, cst.IfExp, cst.UnaryOperation))
+    if isinstance(parent, cst.Arg) and isinstance(idx.parent(parent), cst.Call):
+        call = idx.parent(parent)
+        return isinstance(call.func, cst.Name) and call.func.value == "bool" and len(call.args) == 1
+    return False
+
+
+def _hip(ctx, node) -> str | None:
+    """`torch.version.hip` spelt the way the file reaches `torch.version.cuda` (`torch.version.` or `th.version.`)."""
+    if isinstance(node, cst.Attribute):
+        return f"{ctx.text(*ctx.byte_span(node.value))}.hip"
+    return None
+
+
+def _last(func: cst.BaseExpression) -> str:
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""

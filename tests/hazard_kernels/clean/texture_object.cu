@@ -1,0 +1,23 @@
+// Reads through a texture object, which HIP supports.
+#include <cuda_runtime.h>
+
+__global__ void sample(cudaTextureObject_t tex, float* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tex1Dfetch<float>(tex, i);
+}
+
+cudaTextureObject_t makeTexture(float* d, int n)
+{
+    cudaResourceDesc res = {};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = d;
+    res.res.linear.desc = cudaCreateChannelDesc<float>();
+    res.res.linear.sizeInBytes = n * sizeof(float);
+    cudaTextureDesc desc = {};
+    desc.readMode = cudaReadModeElementType;
+    cudaTextureObject_t tex = 0;
+    cudaCreateTextureObject(&tex, &res, &desc, nullptr);
+    return tex;
+}

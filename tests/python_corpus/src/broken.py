@@ -1,0 +1,5 @@
+import torch
+
+def half_written(:
+    with torch.cuda.amp.autocast():
+        pass

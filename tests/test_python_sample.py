@@ -1,0 +1,49 @@
+"""samples/pytorch_ddp: the PyTorch sample's migrated tree (golden, compared in tests/test_samples.py, which
+also compiles its C++ units for gfx90a) still imports and runs its CPU path with torch installed, and what
+must stay for PyTorch on ROCm stays."""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from migrate.cpp.hipify_perl import TOOLCHAIN
+from tests.conftest import need_tool
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "pytorch_ddp"
+IMPORT_AND_RUN = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("train", sys.argv[1])
+train = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(train)
+import torch
+y = train.scale_bias(torch.ones(3), 0.5, 0.1)  # the extension is not built: the torch fallback runs
+print(sorted(n for n in ("main", "parse_args", "scale_bias", "log_gpus") if hasattr(train, n)), y.tolist())
+"""
+
+
+def test_migrated_training_script_imports_with_torch():
+    pytest.importorskip("torch")
+    proc = subprocess.run([sys.executable, "-c", IMPORT_AND_RUN, str(SAMPLE / "expected" / "train.py")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1] == ("['log_gpus', 'main', 'parse_args', 'scale_bias'] "
+                                                    "[0.6000000238418579, 0.6000000238418579, 0.6000000238418579]")
+
+
+def test_what_pytorch_on_rocm_needs_is_kept():
+    train = (SAMPLE / "expected" / "train.py").read_text()
+    assert 'backend="nccl"' in train and 'torch.device("cuda", local_rank)' in train
+    assert "torch.cuda.amp" not in train  # deprecated: torch.amp with "cuda"
+    assert "torch.cuda.Stream()" in train and "torch.cuda.current_stream().cuda_stream" in train
+    setup = (SAMPLE / "expected" / "setup.py").read_text()
+    assert "CUDAExtension(" in setup and '"nvcc": NVCC_FLAGS' in setup
+
+
+def test_original_kernel_compiles_with_nvcc(tmp_path):
+    nvcc = need_tool("nvcc")
+    source = SAMPLE / "src" / "csrc" / "scale_bias.cu"
+    proc = subprocess.run([nvcc, "-arch=sm_90", "-std=c++17", "-c", str(source), "-o", str(tmp_path / "k.o"),
+                           "-I", str(TOOLCHAIN / "cuda" / "include")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]

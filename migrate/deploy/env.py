@@ -111,6 +111,17 @@ def describe(site: EnvSite) -> str:
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# Every variable the rules under rules/env/ look at starts with one of these.
+RULE_PREFIXES = (b"CUDA_", b"NCCL_", b"NVIDIA_", b"TORCH_CUDA_")
+
+
+def rule_sites(ctx) -> list[EnvSite]:
+    """`env_sites` for the rules: a file that names none of the variables they know is not parsed for sites."""
+    if not any(prefix in ctx.data for prefix in RULE_PREFIXES):
+        return []
+    return env_sites(ctx)
+
+
 def env_sites(ctx) -> list[EnvSite]:
     """Every site of `ctx`'s file in document order (computed once per context: several rules ask)."""
     if ctx in _cache:

@@ -1,5 +1,5 @@
 """Python files parsed with libcst: the module, byte spans of nodes in the file's own bytes, and the
-qualified names (through imports and aliases) of names and attributes."""
+qualified names (through imports, aliases and scopes) of names and attributes."""
 from __future__ import annotations
 
 import ast
@@ -7,9 +7,10 @@ import codecs
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper, QualifiedNameProvider
+from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
 from migrate.context import FileContext
+from migrate.python.names import QualifiedNames
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
 # detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
@@ -25,7 +26,7 @@ class PythonContext(FileContext):
     @cached_property
     def _parsed(self) -> tuple[MetadataWrapper | None, Exception | None]:
         try:
-            return MetadataWrapper(cst.parse_module(self.data)), None
+            return MetadataWrapper(cst.parse_module(self.data), unsafe_skip_copy=True), None  # freshly parsed: no copy needed
         except PARSE_ERRORS as exc:
             return None, exc
 
@@ -39,21 +40,13 @@ class PythonContext(FileContext):
         return self.wrapper.resolve(ByteSpanPositionProvider) if self.wrapper else {}
 
     @cached_property
-    def _qualified_names(self):
-        from migrate.python.names import QualifiedNames
+    def _names(self):
         return QualifiedNames(self.wrapper.module) if self.wrapper else None
 
-    @cached_property
-    def _qualified(self):
-        return self.wrapper.resolve(QualifiedNameProvider) if self.wrapper else {}
-
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
-        """What `node` (a Name or Attribute) names, seen through imports: `np.cuda` after `import cupy as np` is
-        {"cupy.cuda"}; a local variable gives its own name; an empty set when libcst cannot tell."""
-        names = self._qualified.get(node, ())
-        if callable(names):  # libcst hands some of them out as a LazyValue, computed on first use
-            names = names()
-        return {q.name for q in names}
+        """What `node` (a Name or Attribute) names, seen through imports and scopes (migrate/python/names.py):
+        `np.cuda` after `import cupy as np` is {"cupy.cuda"}; an empty set when it cannot tell."""
+        return self._names.of(node) if self._names else set()
 
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
         """[start, end) of `node` in the file's bytes (`self.data`)."""
@@ -82,6 +75,10 @@ class PythonContext(FileContext):
         return bom + len(code[:chars].encode(name))
 
     def parse_errors(self) -> list[tuple[int, int]]:
+        if "_parsed" not in self.__dict__ and _python_location(self.data) is None:
+            # Python's own parser (in C, many times faster than libcst's) accepts it: libcst is left to the rules
+            # that need the tree, and a file that no rule needs is never parsed by libcst
+            return []
         exc = self._parsed[1]
         if exc is None:
             return []

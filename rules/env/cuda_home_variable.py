@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from migrate.deploy.env import Access, env_sites, rename, taken
+from migrate.deploy.env import Access, rule_sites, rename, taken
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -68,7 +68,7 @@ class CudaHomeVariable(FileRule):
     ]
 
     def check(self, ctx):
-        sites = env_sites(ctx)
+        sites = rule_sites(ctx)
         for site in sites:
             if site.name not in SOURCES:
                 continue

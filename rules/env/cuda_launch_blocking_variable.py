@@ -21,7 +21,7 @@ Fix safety: SAFE; it only changes which runtime flag a debugging run sets.
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, env_sites, rename, taken
+from migrate.deploy.env import Access, rule_sites, rename, taken
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -66,7 +66,7 @@ class CudaLaunchBlockingVariable(FileRule):
     ]
 
     def check(self, ctx):
-        sites = env_sites(ctx)
+        sites = rule_sites(ctx)
         for site in sites:
             if site.name != SOURCE:
                 continue

@@ -11,7 +11,7 @@ No fix: the code is right as it is.
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, env_sites
+from migrate.deploy.env import Access, rule_sites
 from migrate.model import RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -40,7 +40,7 @@ class CudaVisibleDevicesVariable(FileRule):
     ]
 
     def check(self, ctx):
-        for site in env_sites(ctx):
+        for site in rule_sites(ctx):
             if site.name != NAME:
                 continue
             if site.access is Access.READ:

@@ -13,7 +13,7 @@ hand edit there; the setting itself is harmless and may be removed.
 """
 from __future__ import annotations
 
-from migrate.deploy.env import env_sites
+from migrate.deploy.env import rule_sites
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -42,7 +42,7 @@ class NvidiaContainerVariable(FileRule):
     ]
 
     def check(self, ctx):
-        for site in env_sites(ctx):
+        for site in rule_sites(ctx):
             if site.name in NAMES:
                 yield self.finding(ctx, site.start, site.end, f"{site.name} is read by the NVIDIA container runtime "
                                    "only: an AMD GPU reaches a container through the /dev/kfd and /dev/dri devices "

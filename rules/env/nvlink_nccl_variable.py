@@ -16,7 +16,7 @@ machines (direct GPU-to-GPU transfers only over the GPU fabric), which the AMD m
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, env_sites
+from migrate.deploy.env import Access, rule_sites
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -56,7 +56,7 @@ class NvlinkNcclVariable(FileRule):
     ]
 
     def check(self, ctx):
-        for site in env_sites(ctx):
+        for site in rule_sites(ctx):
             if nvlink_only(site.name):
                 yield self.finding(ctx, site.start, site.end, f"{site.name} is an NVLink setting of NVIDIA's NCCL: "
                                    "RCCL reads NCCL_* variables, but AMD GPUs have no NVLink, NVLink SHARP or "

@@ -15,7 +15,7 @@ Fix safety: SAFE; the extension is then built for the targets hipmigrate was giv
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, env_sites, rename, taken
+from migrate.deploy.env import Access, rule_sites, rename, taken
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -51,7 +51,7 @@ class TorchCudaArchListVariable(FileRule):
     ]
 
     def check(self, ctx):
-        sites = env_sites(ctx)
+        sites = rule_sites(ctx)
         targets = ";".join(ctx.options.offload_arch)
         for site in sites:
             if site.name != SOURCE:

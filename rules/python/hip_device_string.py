@@ -48,7 +48,8 @@ class HipDeviceString(FileRule):
     ]
 
     def check(self, ctx):
-        if not re.search(rb"(?i)hip|rocm", ctx.data):  # cheap test first: most files never name it
+        # cheap test first: a quoted string that starts with hip or rocm ("hip", 'rocm:0', f"hip:{rank}")
+        if not re.search(rb"""['"](?i:hip|rocm)(?:['":])""", ctx.data):
             return
         yield from sorted(self._check(ctx), key=lambda f: f.span.start)
 

@@ -20,6 +20,8 @@ a CUDA version number means nothing on ROCm; compare `torch.version.hip` there.
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from migrate.model import Edit, RuleKind, Severity
@@ -72,7 +74,7 @@ class TorchVersionCuda(FileRule):
     ]
 
     def check(self, ctx):
-        if b"version" not in ctx.data:  # cheap test first: most files never name it
+        if not re.search(rb"version\.cuda|version import", ctx.data):  # cheap test first: most files never name it
             return
         idx = index(ctx)
         holders = set()

@@ -326,3 +326,19 @@ def test_base_outside_git_is_a_usage_error(tmp_path, monkeypatch):
     result = run_check(tmp_path / "plain", monkeypatch, "--base", "main")
     assert result.exit_code == 2 and "needs a git work tree" in result.stderr
     assert run_check(tmp_path / "plain", monkeypatch, "--hip-version", "6.2").exit_code == 1
+
+
+def test_base_is_taken_in_the_repository_of_the_paths(repo, tmp_path, monkeypatch):
+    """Run from inside another git repository: --base compares within the checked paths' own repository."""
+    other = tmp_path / "other"
+    write_tree(other, {"README.md": "other\n"})
+    git(other, "init", "-q", "-b", "main")
+    git(other, "add", ".")
+    git(other, "commit", "-qm", "other")
+    code, doc = check_json(other, monkeypatch, str(repo), "--base", "main", "--hip-version", "6.2")
+    assert code == 1
+    assert doc["base"]["merge_base"] == git(repo, "merge-base", "main", "HEAD").strip()
+    assert sorted((c, Path(p).name, line) for c, p, line in triples(doc)) == sorted(
+        (c, Path(p).name, line) for c, p, line in ADDED)
+    result = run_check(other, monkeypatch, str(repo), str(other), "--base", "main")
+    assert result.exit_code == 2 and "within one git repository" in result.stderr

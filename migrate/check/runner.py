@@ -244,6 +244,15 @@ def cache_folder(settings: Settings, cwd: Path) -> Path:
     return _project_root(cwd) / DEFAULT_CACHE
 
 
+def _repository_of(paths: tuple[Path, ...], cwd: Path) -> Path:
+    """The top folder of the one git work tree that holds every path (`--base` compares within it)."""
+    tops = {_project_root(p if p.is_absolute() else cwd / p) for p in paths} if paths else {_project_root(cwd)}
+    if len(tops) > 1:
+        raise UsageError("--base compares lines within one git repository, but the paths lie in "
+                         f"{len(tops)}: {', '.join(sorted(map(str, tops)))}; check each repository on its own")
+    return tops.pop()
+
+
 def check(settings: Settings, cwd: Path | None = None, keep_results: bool = False) -> CheckResult:
     cwd = (cwd or Path.cwd()).resolve()
     selection = Selection.of(settings.select, settings.ignore)
@@ -253,7 +262,7 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
     files, macros = gather(settings, cwd)
     changes = None
     if settings.base:
-        changes = gitdiff.changes(cwd, settings.base)
+        changes = gitdiff.changes(_repository_of(settings.paths, cwd), settings.base)
         memo: dict[str, str] = {}
 
         def top_rel(f: SourceFile) -> str:

@@ -37,6 +37,7 @@ from libcst.helpers import get_full_name_for_node
 
 from migrate.build.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
+from migrate.python.index import quoted, string_value
 from migrate.rule import FileRule, Invalid, Valid
 
 EXTENSIONS = {"CUDAExtension", "HIPExtension"}  # HIPExtension: a wrong port that PY002 renames in the same pass
@@ -146,25 +147,6 @@ class _Lists:
     host: set[cst.List | cst.ListComp] = field(default_factory=set)
     names: dict[str, None] = field(default_factory=dict)  # followed from the nvcc options
     host_names: dict[str, None] = field(default_factory=dict)  # followed from the host compiler's
-
-
-def _string(node: cst.CSTNode) -> str | None:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _quoted(template: cst.CSTNode, value: str) -> str:
-    """`value` as a Python string literal with the quotes of `template` (a SimpleString or ConcatenatedString)."""
-    while isinstance(template, cst.ConcatenatedString):
-        template = template.left
-    quote = template.quote if isinstance(template, cst.SimpleString) else '"'
-    prefix = template.prefix if isinstance(template, cst.SimpleString) else ""
-    if "\\" not in value and quote[0] not in value and "\n" not in value:
-        return f"{prefix}{quote}{value}{quote}"
-    escaped = value.replace("\\", "\\\\").replace(quote[0], "\\" + quote[0]).replace("\n", "\\n")
-    return f"{quote}{escaped}{quote}"
 
 
 def _library(word: str) -> bool:
@@ -358,7 +340,7 @@ class NvccFlagInTorchExtension(FileRule):
             entries = []
             for element in expr.elements:
                 if isinstance(element, cst.DictElement):
-                    key = _string(element.key)
+                    key = string_value(element.key)
                     if key is not None:
                         entries.append((key, element.value))
                 else:
@@ -414,7 +396,7 @@ class NvccFlagInTorchExtension(FileRule):
         built = []
         for element in node.elements:
             start, end = ctx.byte_span(element.value)
-            value = _string(element.value) if isinstance(element, cst.Element) else None
+            value = string_value(element.value) if isinstance(element, cst.Element) else None
             items.append(_Item(element, start, end, value.split() if value is not None else None))
             if isinstance(element.value, cst.FormattedString):
                 built += self._check_built(ctx, element.value, targets)
@@ -517,7 +499,7 @@ class NvccFlagInTorchExtension(FileRule):
                 line = self._line_start(ctx.data, first.start)
                 if line is not None:
                     separator = "," + ctx.newline + ctx.data[line:first.start].decode()
-                text = separator.join(_quoted(first.element.value, word) for word in action.new)
+                text = separator.join(quoted(first.element.value, word) for word in action.new)
                 action.edits.append(Edit(first.start, last.end, text))
             elif action.title:  # removed
                 for k in range(action.first, action.first + action.count):
@@ -585,7 +567,7 @@ class NvccFlagInTorchExtension(FileRule):
         if isinstance(node, cst.FormattedString):
             head = node.parts[0].value if node.parts and isinstance(node.parts[0], cst.FormattedStringText) else ""
         else:
-            head = _string(node) or ""
+            head = string_value(node) or ""
         words = head.split()
         if words and is_architecture_option(words[0].split("=")[0]):
             start, end = ctx.byte_span(node)
@@ -599,7 +581,7 @@ class NvccFlagInTorchExtension(FileRule):
     def _check_appended(self, ctx, call: cst.Call, targets: list[str]):
         """`flags.append("--use_fast_math")`: a one-for-one option is replaced; anything else is reported."""
         node = call.args[0].value
-        value = _string(node)
+        value = string_value(node)
         words = value.split() if value is not None else []
         if not words or any(_library(w) for w in words):
             return
@@ -616,7 +598,7 @@ class NvccFlagInTorchExtension(FileRule):
                                "hipcc's clang rejects it: remove it by hand", severity=Severity.WARNING)
         elif len(new) == 1 and consumed == len(words):
             yield self.finding(ctx, start, end, f"{value} is an nvcc option: {reason}; hipcc takes {new[0]}",
-                               edits=[Edit(start, end, _quoted(node, new[0]))], title=f"Use {new[0]}")
+                               edits=[Edit(start, end, quoted(node, new[0]))], title=f"Use {new[0]}")
         else:
             what = f"hipcc takes {' '.join(new)}" if new else "clang does not need it"
             yield self.finding(ctx, start, end, f"{value} is an nvcc option appended to nvcc's options: {reason}; "

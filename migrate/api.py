@@ -9,9 +9,9 @@ from migrate import __version__
 from migrate.cpp import hipify_perl
 from migrate.model import BuildResult, EngineInfo, MigrationResult
 from migrate.render import build as build_render
-from migrate.render import json as json_render
 from migrate.options import Options
 from migrate.packs import default_packs, version_tuple
+from migrate.report import state as report_state
 from migrate.stages import rewrite, scan, verify, write
 from migrate.stages.scan import Inventory, UsageError
 from migrate.toolchain import installed_hip_version
@@ -72,8 +72,7 @@ def run(source: Path, out: Path | None, options: Options, *, in_place: bool = Fa
     result = replace(result, source=str(source.resolve()),
                      destination=str(source if in_place else out) if (in_place or out) else None)
     if out is not None and not in_place and not inventory.single:
-        state = json_render.render(result, "run").encode()
-        write.write_tree(inventory, result, out, extra={f"{verify.STATE}/run.json": state})
+        write.write_tree(inventory, result, out, extra=report_state.run_state(result, options.unsafe_fixes))
     return result
 
 
@@ -90,6 +89,17 @@ def build(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | No
     state.mkdir(exist_ok=True)
     write.atomic_write(state / "build.json", build_render.render_json(result).encode())
     return result
+
+
+def report(root: Path, bench: tuple[Path, Path] | None = None, threshold: float | None = None):
+    """The report of the migrated tree `root` from its .hipmigrate/ folder; `bench` (BASE, CANDIDATE) results
+    files of `hipmigrate bench` add their comparison."""
+    from migrate.stages import bench as bench_stage
+    from migrate.stages import report as report_stage
+
+    extra = {} if threshold is None else {"threshold": threshold}
+    comparison = bench_stage.compare(bench[0], bench[1], **extra) if bench else None
+    return report_stage.report(root, comparison)
 
 
 def registry():

@@ -243,3 +243,6 @@ main.add_command(compare)
 from migrate.commands.check import check as check_command, suggest as suggest_command  # noqa: E402
 main.add_command(check_command)
 main.add_command(suggest_command)
+
+from migrate.commands.report import report as report_command  # noqa: E402
+main.add_command(report_command)

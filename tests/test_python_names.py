@@ -59,3 +59,9 @@ def test_qualified_names():
     assert n["len"] == [{"builtins.len"}]
     assert n["x"] == [{"Model.step.<locals>.x"}] * 2  # the comprehension's own variable
     assert n["uses"] == [{"uses"}]
+
+
+def test_global_statement_at_module_level_is_harmless():
+    """`global x` at module level is legal and means nothing: looking x up must not loop."""
+    n = names_of("import os\nglobal os\nos.getenv('A')\n")
+    assert n["os.getenv"] == [{"os.getenv"}]

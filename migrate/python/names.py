@@ -31,7 +31,7 @@ class Scope:
     def lookup(self, name: str) -> set[str] | None:
         scope, first = self, True
         while scope is not None:
-            if name in scope.declared_global:
+            if name in scope.declared_global and scope.parent is not None:  # `global x` at module level is a no-op
                 scope = _module(scope)
                 continue
             if (first or not scope.is_class) and (name in scope.imports or name in scope.bound):

@@ -47,3 +47,11 @@ def summarize(result: MigrationResult) -> Summary:
                    len(result.changed), sum(1 for r in result.files if r.status is FileStatus.SKIPPED),
                    sum(r.lines for r in result.files), dict(sorted(conversions.items())), tuple(unsupported),
                    tuple(warnings), dict(sorted(by_code.items())), tuple(notes))
+
+
+def report(root, comparison=None, created: str | None = None):
+    """The whole report of a migrated tree: what `run`, `build` and `bench` left in ROOT/.hipmigrate/, with
+    `comparison` (a migrate.stages.bench.CompareResult) added; a migrate.report.model.Report."""
+    from migrate.report.load import load
+
+    return load(root, comparison, created)

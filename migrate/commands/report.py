@@ -1,0 +1,72 @@
+"""`hipmigrate report DST`: options onto migrate.api.report, output by one renderer per format.
+
+Exit status: 0 the report was written; 2 usage error (DST has no .hipmigrate/ state, a --bench file is missing
+or not a results file)."""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from migrate import api
+from migrate.bench import stats
+from migrate.bench.config import BenchError
+from migrate.stages.scan import UsageError
+
+FORMATS = ("text", "html", "md", "json", "sarif")
+err = Console(stderr=True, soft_wrap=True)
+
+
+def render(report, fmt: str, to_file: bool) -> str | None:
+    """The document as text, or None for `text` on standard output (printed by rich directly)."""
+    if fmt == "json":
+        from migrate.report import document
+        return document.render(report)
+    if fmt == "sarif":
+        from migrate.report import sarif_log
+        return sarif_log.render(report)
+    if fmt == "md":
+        from migrate.render import markdown
+        return markdown.render(report)
+    if fmt == "html":
+        from migrate.render import html
+        return html.render(report)
+    from migrate.render import report_text
+    if not to_file:
+        console = Console(soft_wrap=True)
+        report_text.render(report, console if console.is_terminal else Console(soft_wrap=True, width=160))
+        return None
+    console = Console(record=True, width=160, color_system=None, file=io.StringIO())
+    report_text.render(report, console)
+    return console.export_text()
+
+
+@click.command()
+@click.argument("dst", type=click.Path(path_type=Path))
+@click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text (terminal), html (one self-contained page), md (a pull-request comment), json, sarif.")
+@click.option("--output", "-o", "output", type=click.Path(path_type=Path), default=None,
+              help="Write the report to FILE instead of standard output.")
+@click.option("--bench", nargs=2, type=click.Path(path_type=Path), default=None, metavar="BASE.json CAND.json",
+              help="Add the comparison of two results files of `hipmigrate bench`.")
+@click.option("--threshold", type=float, default=stats.THRESHOLD, show_default=True,
+              help="Relative change that counts in the comparison (as for `hipmigrate compare`).")
+def report(dst: Path, output_format: str, output: Path | None, bench: tuple[Path, Path] | None,
+           threshold: float) -> None:
+    """Report on the migrated tree DST: the migration, its build and its benchmarks, from what `run`, `build`
+    and `bench` left in DST/.hipmigrate/ (plus --bench BASE CAND)."""
+    try:
+        result = api.report(dst, tuple(bench) if bench else None, threshold)
+    except (UsageError, BenchError) as exc:
+        err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
+        sys.exit(2)
+    text = render(result, output_format, output is not None)
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        err.print(f"report: {output}", markup=False, highlight=False)
+    elif text is not None:
+        click.echo(text, nl=False)

@@ -1,0 +1,174 @@
+"""The report's data: frozen dataclasses read from DST/.hipmigrate/ by migrate.report.load."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from migrate.bench.stats import Summary
+from migrate.model import Finding
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A finding as `run` or `build` recorded it, with the fingerprint it had (the matched text is not kept)."""
+
+    finding: Finding
+    fingerprint: str
+
+    @property
+    def where(self) -> str:
+        s = self.finding.span
+        return f"{s.path}:{s.line}:{s.column}"
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    path: str
+    status: str  # migrated, unchanged, copied, skipped
+
+
+@dataclass(frozen=True)
+class EffortRow:
+    path: str  # "" for the total
+    lines: int
+    lines_changed: int
+    hazards_fixed: int
+    hazards_to_review: int
+    review_weight: int
+    effort: str
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    path: str
+    text: str  # unified diff, a/ and b/ headers
+
+    @property
+    def added(self) -> int:
+        return sum(1 for line in self.text.splitlines() if line.startswith("+") and not line.startswith("+++"))
+
+    @property
+    def removed(self) -> int:
+        return sum(1 for line in self.text.splitlines() if line.startswith("-") and not line.startswith("---"))
+
+
+@dataclass(frozen=True)
+class Migration:
+    source: str
+    engine: str
+    engine_version: str
+    hip_version: str
+    files: tuple[FileEntry, ...]
+    lines: int
+    conversions: dict[str, int]  # API family -> identifiers converted
+    by_code: dict[str, int]
+    unsupported: tuple[Stored, ...]  # CUDA identifiers left unchanged (CPP006, ENG001)
+    hazards: tuple[Stored, ...]  # portability hazards (rule kind hazard)
+    warnings: tuple[Stored, ...]  # other findings at warning or above, and input problems
+    notes: tuple[Stored, ...]  # information with nothing to fix
+    effort: tuple[EffortRow, ...] | None  # files with work, then the total; None when run.json has no estimate
+    effort_class: str | None
+    unsafe_fixes: bool
+    inline_asm: tuple[dict, ...]
+    diffs: tuple[FileDiff, ...]
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.files if f.status == status)
+
+    @property
+    def conversions_total(self) -> int:
+        return sum(self.conversions.values())
+
+    @property
+    def effort_total(self) -> EffortRow | None:
+        return self.effort[-1] if self.effort else None
+
+    def fixed(self, s: Stored) -> bool:
+        """Whether `run` applied the finding's fix under its fix policy."""
+        from migrate.fixing import allowed
+        from migrate.options import Options
+
+        return allowed(s.finding, Options(unsafe_fixes=self.unsafe_fixes))
+
+    @property
+    def findings(self) -> tuple[Stored, ...]:
+        """Everything but the plain conversions, in the order of the sections."""
+        return self.unsupported + self.hazards + self.warnings + self.notes
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    path: str
+    target: str
+    status: str
+    seconds: float
+    errors: int
+    warnings: int
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    target: str
+    compiles: int
+    ok: int
+    failed: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Build:
+    targets: tuple[str, ...]
+    hipcc: str
+    hip_version: str
+    units: tuple[UnitRow, ...]
+    skipped: tuple[str, ...]
+    project: dict | None  # command, status, seconds, output_tail
+    findings: tuple[Stored, ...]
+    failed: bool
+
+    @property
+    def by_target(self) -> tuple[TargetRow, ...]:
+        out = []
+        for t in self.targets:
+            rows = [u for u in self.units if u.target == t]
+            ok = sum(1 for u in rows if u.status == "ok")
+            out.append(TargetRow(t, len(rows), ok, len(rows) - ok, round(sum(u.seconds for u in rows), 3)))
+        return tuple(out)
+
+    @property
+    def ok(self) -> int:
+        return sum(1 for u in self.units if u.status == "ok")
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    name: str
+    status: str
+    unit: str
+    higher_is_better: bool
+    summary: Summary
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One results file of `hipmigrate bench` found under DST/.hipmigrate/bench/."""
+
+    path: str  # relative to DST
+    created: str
+    machine: str
+    benchmarks: tuple[BenchRow, ...]
+
+
+@dataclass(frozen=True)
+class Report:
+    destination: str
+    created: str  # UTC, ISO 8601, when the report was made
+    migration: Migration | None  # None when DST has no run.json
+    build: Build | None  # None when `build` was not run on DST
+    bench_runs: tuple[BenchRun, ...]
+    comparison: object | None  # migrate.stages.bench.CompareResult, with --bench
+    problems: tuple[str, ...]  # state files that could not be read, said once each
+
+    @property
+    def findings(self) -> tuple[Stored, ...]:
+        """What code scanning gets: the migration's findings but plain conversions, then the build's."""
+        return (self.migration.findings if self.migration else ()) + (self.build.findings if self.build else ())

@@ -127,7 +127,7 @@ def _string(data: bytes, node: tree_sitter.Node) -> tuple[str, int, int] | None:
     return content.decode("utf-8", "replace"), node.start_byte + quote, node.end_byte - quote
 
 
-def _pep508(text: str, start: int, drop: tuple[int, int]) -> Dependency | None:
+def pep508(text: str, start: int, drop: tuple[int, int]) -> Dependency | None:
     match = _PEP508.match(text)
     if not match:
         return None
@@ -200,7 +200,7 @@ def pyproject_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency
                     found = _string(data, element)
                     if found is None:
                         continue
-                    dep = _pep508(found[0], found[1], _array_drop(data, value, element))
+                    dep = pep508(found[0], found[1], _array_drop(data, value, element))
                     if dep is not None:
                         deps.append(dep)
             elif table.type == "table" and _poetry_table(header):
@@ -234,11 +234,16 @@ def pyproject_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency
 
 
 def dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
-    """Dependencies and index URLs of a requirements or pyproject context (cached on the context)."""
+    """Dependencies and index URLs of a requirements or pyproject context, or of the `pip install` commands of a
+    shell script or Dockerfile (migrate/deploy/pip_commands.py); cached on the context."""
     cached = getattr(ctx, "_hipmigrate_dependencies", None)
     if cached is None:
-        reader = requirement_file if ctx.kind == "requirements" else pyproject_file
-        cached = reader(ctx.data, ctx.root)
+        if ctx.kind in ("shell", "docker"):
+            from migrate.deploy.pip_commands import pip_commands
+            cached = pip_commands(ctx)
+        else:
+            reader = requirement_file if ctx.kind == "requirements" else pyproject_file
+            cached = reader(ctx.data, ctx.root)
         ctx._hipmigrate_dependencies = cached
     return cached
 

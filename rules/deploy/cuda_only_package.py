@@ -1,4 +1,4 @@
-"""Dependencies that only work with NVIDIA's CUDA, in a requirements file or pyproject.toml: PyCUDA, CUDA Python,
+"""Dependencies that only work with NVIDIA's CUDA, in a requirements file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`): PyCUDA, CUDA Python,
 the NVML bindings (`nvidia-ml-py`, `pynvml`), TensorRT, `onnxruntime-gpu`, NVIDIA DALI, and CUDA builds pinned by
 version or URL (`torch-scatter==2.1.2+pt23cu121`, `flash-attn @ https://.../flash_attn-2.5.8+cu122torch2.3...whl`).
 
@@ -48,10 +48,11 @@ class CudaOnlyPackage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     fixable = False
-    file_kinds = ("requirements", "pyproject")
+    file_kinds = ("requirements", "pyproject", "shell", "docker")
     example_path = "requirements.txt"
     examples = [
         Valid("amdsmi\nhip-python\nflash-attn==2.6.3\ntorch==2.3.0+rocm6.0\n"),
+        Invalid("#!/bin/sh\npython3 -m pip install --upgrade pynvml\n", path="monitor.sh", line=2),
         Invalid("numpy\npynvml==11.5.0\n", line=2,
                 message="pynvml is NVIDIA's NVML bindings: use amdsmi (the AMD SMI Python library shipped with ROCm) "
                         "and port the calls"),

@@ -1,6 +1,7 @@
 """A package index or find-links URL that names PyTorch's CUDA wheels (`--index-url .../whl/cu121`,
 `--extra-index-url .../cu118`, `-f .../cu124`, a `[[tool.uv.index]]`/`[[tool.poetry.source]]` `url`, `[tool.uv]`
-`index-url`/`extra-index-url`) in a requirements file or pyproject.toml.
+`index-url`/`extra-index-url`) in a requirements file or pyproject.toml, or in a `pip install` command of a
+shell script or a Dockerfile's `RUN` (migrate/deploy/pip_commands.py).
 
 Why: those indexes hold torch, torchvision and torchaudio built against CUDA; on an AMD GPU `torch.cuda.is_available()`
 is False with them. PyTorch publishes the ROCm builds on sibling indexes named after the ROCm version
@@ -28,13 +29,16 @@ class CudaWheelIndexUrl(FileRule):
     code = "PY040"
     kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kinds = ("requirements", "pyproject")
+    file_kinds = ("requirements", "pyproject", "shell", "docker")
     example_path = "requirements.txt"
     examples = [
         Valid("--index-url https://wheels.example.org/whl/rocm6.0\ntorch==2.3.0\n"),
         Valid("--extra-index-url https://wheels.example.org/whl/cu121/extras\nnumpy\n"),
         Valid("[[tool.uv.index]]\nname = \"cuda\"\nurl = \"https://wheels.example.org/whl/cpu\"\n",
               path="pyproject.toml"),
+        Invalid("FROM python:3.11\nRUN pip install torch==2.3.1 --index-url https://wheels.example.org/whl/cu121\n",
+                fixed="FROM python:3.11\nRUN pip install torch==2.3.1 --index-url https://wheels.example.org/whl/rocm6.0\n",
+                path="Dockerfile", line=2),
         Invalid("--index-url https://wheels.example.org/whl/cu121\ntorch==2.3.0\n",
                 fixed="--index-url https://wheels.example.org/whl/rocm6.0\ntorch==2.3.0\n", line=1,
                 message="https://wheels.example.org/whl/cu121 is PyTorch's CUDA wheel index: AMD GPUs need the ROCm "

@@ -1,5 +1,5 @@
 """CuPy's CUDA wheels as a dependency (`cupy-cuda12x`, `cupy-cuda11x`, older `cupy-cuda117`, ...) in a requirements
-file or pyproject.toml.
+file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`).
 
 Why: each `cupy-cudaXX` wheel is CuPy compiled for one CUDA major version; it cannot use an AMD GPU. CuPy supports
 ROCm in two ways (CuPy's installation guide, "Using CuPy on AMD GPU"): prebuilt `cupy-rocm-4-3` and `cupy-rocm-5-0`
@@ -26,10 +26,11 @@ class CupyCudaWheel(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
-    file_kinds = ("requirements", "pyproject")
+    file_kinds = ("requirements", "pyproject", "shell", "docker")
     example_path = "requirements.txt"
     examples = [
         Valid("cupy==13.3.0\ncupy-rocm-5-0==13.3.0\n"),
+        Invalid("FROM python:3.11\nRUN pip install 'cupy-cuda12x>=13' \\\n    numpy\n", path="Dockerfile", line=2),
         Invalid("numpy\ncupy-cuda12x==13.3.0\n", line=2,
                 message="cupy-cuda12x is CuPy built for CUDA and cannot use AMD GPUs; CuPy's ROCm wheels "
                         "(cupy-rocm-5-0, cupy-rocm-4-3) match only ROCm 5.0 and 4.3: for a current ROCm depend on cupy "

@@ -1,5 +1,5 @@
 """NVIDIA's CUDA library wheels as dependencies (`nvidia-cublas-cu12`, `nvidia-cudnn-cu12`, `nvidia-nccl-cu12`,
-`nvidia-cuda-runtime-cu12`, `nvidia-cusparselt-cu12`, ...) in a requirements file or pyproject.toml.
+`nvidia-cuda-runtime-cu12`, `nvidia-cusparselt-cu12`, ...) in a requirements file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`).
 
 Why: these wheels hold NVIDIA's shared libraries for the CUDA builds of PyTorch and other packages; nothing on an
 AMD GPU loads them. The ROCm builds of PyTorch bring their own ROCm libraries (rocBLAS/hipBLASLt, MIOpen, RCCL,
@@ -31,10 +31,13 @@ class NvidiaCudaLibraryPackage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
-    file_kinds = ("requirements", "pyproject")
+    file_kinds = ("requirements", "pyproject", "shell", "docker")
     example_path = "requirements.txt"
     examples = [
         Valid("torch==2.3.0\nnvidia-ml-py==12.535.133\n"),
+        Invalid("FROM python:3.11\nRUN pip install numpy nvidia-cudnn-cu12 && rm -rf /root/.cache\n",
+                fixed="FROM python:3.11\nRUN pip install numpy && rm -rf /root/.cache\n", path="Dockerfile", line=2,
+                options=(("unsafe_fixes", True),)),
         Invalid("torch==2.3.0\nnvidia-cudnn-cu12==8.9.2.26\nnumpy\n", line=2,
                 message="nvidia-cudnn-cu12 is NVIDIA's cuDNN library for CUDA builds; ROCm builds of PyTorch bring "
                         "their own counterpart (MIOpen): remove it"),

@@ -1,0 +1,81 @@
+"""The requirements and index URLs of `pip install` command lines in shell scripts and Dockerfile `RUN`
+instructions, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
+wheel rules (PY040-PY044) read `RUN pip install torch==2.3.1+cu121 --index-url .../whl/cu121` like a requirements
+file.
+
+A command is found by its words: `pip`/`pip3`/`pip3.11`, `python -m pip`, `uv pip`, then `install`; its arguments
+run to the end of the command (`&&`, `||`, `;`, `|`, or a line end that no backslash continues). Quoted words
+count without their quotes. Options that take a value (`-r FILE`, `--target DIR`, ...) are skipped with it;
+`-i`/`--index-url`/`--extra-index-url`/`-f`/`--find-links` give index URLs. Words built at run time (`$TORCH`,
+`"torch==${V}"`) are not read. Dropping a requirement deletes the word and the blank before it.
+"""
+from __future__ import annotations
+
+import re
+
+from migrate.deploy.dependencies import INDEX_OPTIONS, Dependency, IndexUrl, pep508
+
+# A pip install at the start of a command: the region's start, or after a separator (not `echo pip install`).
+PIP_INSTALL = re.compile(r"(?:^|(?<=[;&|(`\n]))[ \t]*(?:sudo\s+(?:-\S+\s+)*)?"
+                         r"(?:python[\d.]*\s+-m\s+pip|uv\s+pip|pip[\d.]*)\s+install(?=\s)")
+END = re.compile(r"&&|\|\||[;|]|(?<!\\)\n")
+WORD = re.compile(r"'([^']*)'|\"([^\"$`\\]*)\"|((?:[^\s'\"\\;&|]|\\[^\n])+)")
+VALUED = {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--src",
+          "--upgrade-strategy", "--platform", "--python-version", "--implementation", "--abi", "--only-binary",
+          "--no-binary", "-e", "--editable", "--trusted-host", "--cache-dir", "--log", "--progress-bar",
+          "--config-settings", "-C", "--global-option", "--report"}
+
+
+def regions(ctx) -> list[tuple[int, str]]:
+    """(byte start, text) of the shell text of a script's commands or a Dockerfile's RUN instructions."""
+    if ctx.kind == "shell":
+        nodes = [n for n in ctx.nodes("command", "redirected_statement") if n.type == "command"]
+        return [(n.start_byte, ctx.node_text(n)) for n in nodes]
+    return [(n.start_byte, ctx.node_text(n)) for n in ctx.nodes("shell_command")]
+
+
+def pip_commands(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
+    deps: list[Dependency] = []
+    urls: list[IndexUrl] = []
+    seen: set[int] = set()
+    for base, text in regions(ctx):
+        for command in PIP_INSTALL.finditer(text):
+            if base + command.start() in seen:
+                continue
+            seen.add(base + command.start())
+            end = END.search(text, command.end())
+            _read_arguments(text, command.end(), end.start() if end else len(text), base, deps, urls)
+    return deps, urls
+
+
+def _read_arguments(text: str, start: int, stop: int, base: int, deps: list, urls: list) -> None:
+    def at(char: int) -> int:
+        return base + len(text[:char].encode())
+
+    words = [(m.start(m.lastindex), m.end(m.lastindex), m.group(m.lastindex), m.start())
+             for m in WORD.finditer(text, start, stop) if m.group(0) != "\\"]
+    skip_next = False
+    for index, (begin, end, word, outer) in enumerate(words):
+        if skip_next:
+            skip_next = False
+            continue
+        option, _, value = word.partition("=")
+        if word in INDEX_OPTIONS or option in INDEX_OPTIONS and value:
+            if value:
+                urls.append(IndexUrl(value, at(end - len(value)), at(end)))
+            elif index + 1 < len(words):
+                nb, ne, nword, _ = words[index + 1]
+                urls.append(IndexUrl(nword, at(nb), at(ne)))
+                skip_next = True
+            continue
+        if word.startswith("-"):
+            skip_next = word in VALUED
+            continue
+        if "$" in word or "/" in word or word.startswith("."):
+            continue  # run-time values, paths and URLs are not requirements hipmigrate can read
+        blank = outer
+        while blank > start and text[blank - 1] in " \t":
+            blank -= 1
+        found = pep508(word, at(begin), (at(blank), at(outer + (end - begin) + (outer != begin) * 2)))
+        if found is not None:
+            deps.append(found)

@@ -1,0 +1,33 @@
+"""migrate/deploy/pip_commands.py: requirements and index URLs of `pip install` lines, exact spans."""
+from migrate.deploy.context import DockerContext, ShellContext
+from migrate.deploy.dependencies import dependencies
+from migrate.options import Options
+from migrate.packs import default_packs
+
+DOCKERFILE = (b'FROM python:3.11\n'
+              b'RUN pip install --no-cache-dir -r req.txt torch==2.3.1+cu121 \\\n'
+              b'    --index-url https://w.example.org/whl/cu121 "nvidia-cublas-cu12==12.1" && echo pip install ok\n'
+              b'RUN python3 -m pip install --target=/opt/x $EXTRA ./local cupy-cuda12x; uv pip install -i=https://m/cu118 x\n'
+              b'RUN ["pip", "install", "exec-form-is-not-read"]\n')
+
+
+def read(ctx):
+    deps, urls = dependencies(ctx)
+    data = ctx.data
+    return ([(d.name, [data[v.start:v.end].decode() for v in d.versions], data[d.drop[0]:d.drop[1]].decode())
+             for d in deps], [data[u.start:u.end].decode() for u in urls])
+
+
+def test_dockerfile_run_lines():
+    ctx = DockerContext("Dockerfile", DOCKERFILE, Options(), default_packs(), "6.2")
+    assert read(ctx) == ([("torch", ["2.3.1+cu121"], " torch==2.3.1+cu121"),
+                          ("nvidia-cublas-cu12", ["12.1"], ' "nvidia-cublas-cu12==12.1"'),
+                          ("cupy-cuda12x", [], " cupy-cuda12x"),
+                          ("x", [], " x")],
+                         ["https://w.example.org/whl/cu121", "https://m/cu118"])
+
+
+def test_shell_script_commands_only():
+    script = b'#!/bin/sh\necho "pip install torch+cu121 is how"\npip3 install torchvision==0.18.1+cu121 | tee log\n'
+    ctx = ShellContext("setup.sh", script, Options(), default_packs(), "6.2")
+    assert read(ctx) == ([("torchvision", ["0.18.1+cu121"], " torchvision==0.18.1+cu121")], [])

@@ -9,7 +9,8 @@ included, so that a script that sets the variable and then uses `$CUDA_HOME/...`
 CUDA toolkit's own folder (`/usr/local/cuda`, `/usr/local/cuda-12.1`) becomes `/opt/rocm`; any other value is kept.
 Paths below it differ: ROCm has `lib` (no `lib64`) and `bin/hipcc` (no `bin/nvcc`): a read followed by `/lib64`
 gets `/lib` (safe, with the rename), one followed by `/bin/nvcc` a WARNING with an unsafe fix to `/bin/hipcc`
-(hipcc takes clang's options, not nvcc's). Paths built in Python (`Path(root) / "lib64"`) are not followed.
+(hipcc takes clang's options, not nvcc's). In Python, a path built on the read later on the same line that names
+`"nvcc"`, `"lib64"` or `"cupti"` (`Path(os.getenv("CUDA_HOME")) / "bin" / "nvcc"`) gets a WARNING, no fix.
 
 Where the file already sets `ROCM_PATH`, or set another of these names before (both become `ROCM_PATH`), a setting
 is left as it is with a note, so that the variable is never set twice (a YAML map would then hold a duplicate key).
@@ -48,6 +49,8 @@ class CudaHomeVariable(FileRule):
         Invalid('#!/bin/sh\nexport LD_LIBRARY_PATH="${CUDA_HOME}/lib64:$LD_LIBRARY_PATH"\n$CUDA_HOME/bin/nvcc -c k.cu\n',
                 fixed='#!/bin/sh\nexport LD_LIBRARY_PATH="${ROCM_PATH}/lib:$LD_LIBRARY_PATH"\n$ROCM_PATH/bin/hipcc -c k.cu\n',
                 path="build.sh", line=2, options=(("unsafe_fixes", True),)),
+        Invalid('import os\nfrom pathlib import Path\n\nnvcc = Path(os.getenv("CUDA_HOME", "/usr/local/cuda")) / "bin" / "nvcc"\n',
+                fixed='import os\nfrom pathlib import Path\n\nnvcc = Path(os.getenv("ROCM_PATH", "/opt/rocm")) / "bin" / "nvcc"\n'),
         Invalid('import os\n\nos.environ["CUDA_HOME"] = "/usr/local/cuda-12.1"\n',
                 fixed='import os\n\nos.environ["ROCM_PATH"] = "/opt/rocm"\n', line=3,
                 message="CUDA_HOME points at the CUDA toolkit (/usr/local/cuda-12.1): on ROCm the toolkit root is "
@@ -101,3 +104,20 @@ class CudaHomeVariable(FileRule):
                                        "its compiler is bin/hipcc, which takes clang's options, not nvcc's",
                                        edits=[Edit(below.start(1), below.end(1), "/bin/hipcc")], title="Use hipcc",
                                        severity=Severity.WARNING, applicability=Applicability.UNSAFE)
+                elif ctx.kind == "python":
+                    yield from self._python_path_below(ctx, site)
+
+    def _python_path_below(self, ctx, site):
+        """`os.path.join(os.environ["CUDA_HOME"], "bin", "nvcc")`, `Path(os.getenv("CUDA_PATH")) / "lib64"`: a
+        path built on the read, later on the same line, that names what ROCm lays out otherwise (flagged only)."""
+        line_end = ctx.data.find(b"\n", site.end)
+        rest = ctx.data[site.end:line_end if line_end >= 0 else len(ctx.data)]
+        for word, hint in ((b"nvcc", "ROCm has no nvcc: its compiler is bin/hipcc, which takes clang's options"),
+                           (b"lib64", "ROCm keeps its libraries in lib, not lib64"),
+                           (b"cupti", "ROCm has no CUPTI: its profiling library is rocprofiler")):
+            match = re.search(rb"""(['"])%s\1""" % word, rest)
+            if match:
+                start = site.end + match.start()
+                yield self.finding(ctx, start, start + len(match.group(0)), f"a path below {site.name} names "
+                                   f"{word.decode()}: {hint}; edit the path by hand", severity=Severity.WARNING)
+                return

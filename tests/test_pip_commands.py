@@ -31,3 +31,15 @@ def test_shell_script_commands_only():
     script = b'#!/bin/sh\necho "pip install torch+cu121 is how"\npip3 install torchvision==0.18.1+cu121 | tee log\n'
     ctx = ShellContext("setup.sh", script, Options(), default_packs(), "6.2")
     assert read(ctx) == ([("torchvision", ["0.18.1+cu121"], " torchvision==0.18.1+cu121")], [])
+
+
+def test_yaml_run_blocks():
+    from migrate.deploy.context import YamlContext
+    workflow = (b"jobs:\n  test:\n    steps:\n      - run: pip install torch==2.4.0+cu124\n"
+                b"      - name: deps\n        run: |\n          python -m pip install -U pip\n"
+                b"          pip install --extra-index-url https://w.example.org/whl/cu124 torchvision\n"
+                b"      - name: note\n        with:\n          text: pip install nothing-here\n")
+    ctx = YamlContext("ci.yml", workflow, Options(), default_packs(), "6.2")
+    assert read(ctx) == ([("torch", ["2.4.0+cu124"], " torch==2.4.0+cu124"), ("pip", [], " pip"),
+                          ("torchvision", [], " torchvision")],
+                         ["https://w.example.org/whl/cu124"])

@@ -238,7 +238,7 @@ def dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
     shell script or Dockerfile (migrate/deploy/pip_commands.py); cached on the context."""
     cached = getattr(ctx, "_hipmigrate_dependencies", None)
     if cached is None:
-        if ctx.kind in ("shell", "docker"):
+        if ctx.kind in ("shell", "docker", "yaml"):
             from migrate.deploy.pip_commands import pip_commands
             cached = pip_commands(ctx)
         else:

@@ -1,5 +1,5 @@
-"""The requirements and index URLs of `pip install` command lines in shell scripts and Dockerfile `RUN`
-instructions, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
+"""The requirements and index URLs of `pip install` command lines in shell scripts, Dockerfile `RUN`
+instructions and YAML `run:`/`script:`/`command:` scalars, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
 wheel rules (PY040-PY044) read `RUN pip install torch==2.3.1+cu121 --index-url .../whl/cu121` like a requirements
 file.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from migrate.deploy import yaml_nodes as y
 from migrate.deploy.dependencies import INDEX_OPTIONS, Dependency, IndexUrl, pep508
 
 # A pip install at the start of a command: the region's start, or after a separator (not `echo pip install`).
@@ -26,11 +27,18 @@ VALUED = {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--pref
           "--config-settings", "-C", "--global-option", "--report"}
 
 
+SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "command", "args"}
+
+
 def regions(ctx) -> list[tuple[int, str]]:
-    """(byte start, text) of the shell text of a script's commands or a Dockerfile's RUN instructions."""
+    """(byte start, text) of the shell text of a script's commands, a Dockerfile's RUN instructions, or the
+    `run:`/`script:`/`command:` scalars of a YAML file (CI steps, compose and Kubernetes commands)."""
     if ctx.kind == "shell":
         nodes = [n for n in ctx.nodes("command", "redirected_statement") if n.type == "command"]
         return [(n.start_byte, ctx.node_text(n)) for n in nodes]
+    if ctx.kind == "yaml":
+        return [(n.start_byte, ctx.node_text(n)) for n in y.scalars(ctx.root)
+                if b"install" in ctx.data[n.start_byte:n.end_byte] and (y.path(ctx.data, n) or [""])[-1] in SCRIPT_KEYS]
     return [(n.start_byte, ctx.node_text(n)) for n in ctx.nodes("shell_command")]
 
 

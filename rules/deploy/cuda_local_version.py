@@ -21,7 +21,7 @@ class CudaLocalVersion(FileRule):
     code = "PY041"
     kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kinds = ("requirements", "pyproject", "shell", "docker")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"
     examples = [
         Valid("torch==2.3.0+rocm6.0\ntorchvision==0.18.0\n"),

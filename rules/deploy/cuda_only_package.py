@@ -48,7 +48,7 @@ class CudaOnlyPackage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     fixable = False
-    file_kinds = ("requirements", "pyproject", "shell", "docker")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"
     examples = [
         Valid("amdsmi\nhip-python\nflash-attn==2.6.3\ntorch==2.3.0+rocm6.0\n"),

@@ -29,7 +29,7 @@ class CudaWheelIndexUrl(FileRule):
     code = "PY040"
     kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kinds = ("requirements", "pyproject", "shell", "docker")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"
     examples = [
         Valid("--index-url https://wheels.example.org/whl/rocm6.0\ntorch==2.3.0\n"),

@@ -26,7 +26,7 @@ class CupyCudaWheel(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
-    file_kinds = ("requirements", "pyproject", "shell", "docker")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"
     examples = [
         Valid("cupy==13.3.0\ncupy-rocm-5-0==13.3.0\n"),

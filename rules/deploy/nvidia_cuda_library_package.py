@@ -31,7 +31,7 @@ class NvidiaCudaLibraryPackage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
-    file_kinds = ("requirements", "pyproject", "shell", "docker")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"
     examples = [
         Valid("torch==2.3.0\nnvidia-ml-py==12.535.133\n"),

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from migrate.build.cmake import CMakeContext
 from migrate.build.make import MakeContext
-from migrate.deploy.context import DockerContext, PyprojectContext, RequirementsContext, ShellContext, YamlContext
+from migrate.deploy.context import (DockerContext, DotenvContext, PyprojectContext, RequirementsContext, ShellContext,
+                                    YamlContext)
 from migrate.python.context import PythonContext
 
 CONTEXTS = {c.kind: c for c in (CMakeContext, MakeContext, PythonContext, ShellContext, DockerContext, YamlContext,
-                                RequirementsContext, PyprojectContext)}
+                                RequirementsContext, PyprojectContext, DotenvContext)}

@@ -1,4 +1,5 @@
-"""Deployment files parsed with the tree-sitter grammars published on PyPI: shell scripts (tree-sitter-bash),
+"""Deployment files parsed with the tree-sitter grammars published on PyPI: shell scripts and `.env` files
+(tree-sitter-bash),
 Dockerfiles (tree-sitter-dockerfile), YAML (tree-sitter-yaml: Kubernetes, compose, CI workflows),
 requirements files (tree-sitter-requirements) and pyproject.toml (tree-sitter-toml).
 
@@ -22,6 +23,7 @@ from migrate.context import FileContext
 
 _GRAMMARS = {
     "shell": tree_sitter_bash,
+    "dotenv": tree_sitter_bash,  # KEY=value lines, `export` allowed: shell assignments as far as the grammar goes
     "docker": tree_sitter_dockerfile,
     "yaml": tree_sitter_yaml,
     "requirements": tree_sitter_requirements,
@@ -87,6 +89,12 @@ class GrammarContext(FileContext):
 
 class ShellContext(GrammarContext):
     kind = "shell"
+
+
+class DotenvContext(GrammarContext):
+    """`.env` files (docker compose's `env_file`, python-dotenv): KEY=value lines, read with the bash grammar."""
+
+    kind = "dotenv"
 
 
 class DockerContext(GrammarContext):

@@ -129,7 +129,7 @@ def env_sites(ctx) -> list[EnvSite]:
     kind = getattr(ctx, "kind", "")
     if kind == "python":
         found = _python_sites(ctx) if ctx.wrapper is not None else []
-    elif kind == "shell":
+    elif kind in ("shell", "dotenv"):
         found = list(_bash_sites(ctx.root, ctx.data, 0))
     elif kind == "docker":
         found = list(_docker_sites(ctx))

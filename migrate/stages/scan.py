@@ -20,7 +20,7 @@ from migrate.options import Options
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
                 ".ipp", ".tpp", ".hip"}
 # Kinds that file rules handle (migrate/contexts.py reads each).
-RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell")
+RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell", "dotenv")
 SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
@@ -74,8 +74,10 @@ def rule_kind(rel: str) -> str | None:
         return "docker"
     if lower.endswith((".yml", ".yaml")):
         return "yaml"
-    if lower.endswith((".sh", ".bash")):
+    if lower.endswith((".sh", ".bash")) or lower == ".envrc":
         return "shell"
+    if lower == ".env" or lower.startswith(".env.") or lower.endswith(".env"):
+        return "dotenv"
     return None
 
 

@@ -1,4 +1,4 @@
-"""`CUDA_HOME`, `CUDA_PATH`, `CUDA_ROOT` or `CUDA_TOOLKIT_ROOT_DIR` set, unset or read, in Python, shell scripts,
+"""`CUDA_HOME`, `CUDA_PATH`, `CUDA_ROOT` or `CUDA_TOOLKIT_ROOT_DIR` set, unset or read, in Python, shell scripts, `.env` files,
 Dockerfiles and YAML.
 
 These name the CUDA toolkit's root. On ROCm the toolkit root is `ROCM_PATH` (default `/opt/rocm`): hipcc and
@@ -41,7 +41,7 @@ def rocm_value(value: str | None) -> str | None:
 class CudaHomeVariable(FileRule):
     code = "PY022"
     kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "setup_env.py"
     examples = [
         Valid('import os\nrocm = os.environ.get("ROCM_PATH", "/opt/rocm")\n'),

@@ -1,4 +1,4 @@
-"""`CUDA_LAUNCH_BLOCKING` set, unset or read: in Python (`os.environ`, `os.getenv`, subprocess `env=`), shell scripts,
+"""`CUDA_LAUNCH_BLOCKING` set, unset or read: in Python (`os.environ`, `os.getenv`, subprocess `env=`), shell scripts, `.env` files,
 Dockerfiles (`ENV`, `ARG`, `RUN`) and YAML (Kubernetes `env:`, compose `environment:`, CI `env:`/`variables:`,
 `run:`/`script:` shell text).
 
@@ -34,12 +34,15 @@ MODES = "0 off, 1 wait before each launch, 2 wait after it, 3 both"
 class CudaLaunchBlockingVariable(FileRule):
     code = "PY020"
     kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "train.py"
     examples = [
         Valid('import os\nos.environ["AMD_SERIALIZE_KERNEL"] = "3"\n'),
         Valid('import os\nos.environ["CUDA_LAUNCH_BLOCKING_HELP"] = "1"\nprint("CUDA_LAUNCH_BLOCKING=1")\n'),
         Valid("export AMD_SERIALIZE_KERNEL=3\npython train.py\n", path="debug.sh"),
+        Invalid("# read by docker compose (env_file)\nCUDA_LAUNCH_BLOCKING=1\nWANDB_MODE=offline\n",
+                fixed="# read by docker compose (env_file)\nAMD_SERIALIZE_KERNEL=3\nWANDB_MODE=offline\n", path=".env",
+                line=2),
         Invalid('import os\n\nos.environ["CUDA_LAUNCH_BLOCKING"] = "1"\n',
                 fixed='import os\n\nos.environ["AMD_SERIALIZE_KERNEL"] = "3"\n', line=3,
                 message="CUDA_LAUNCH_BLOCKING=1 serializes launches on the CUDA runtime only: HIP's counterpart is "

@@ -1,4 +1,4 @@
-"""`CUDA_VISIBLE_DEVICES` set, unset or read, in Python, shell scripts, Dockerfiles and YAML: kept, with a note.
+"""`CUDA_VISIBLE_DEVICES` set, unset or read, in Python, shell scripts, `.env` files, Dockerfiles and YAML: kept, with a note.
 
 The HIP runtime honours `CUDA_VISIBLE_DEVICES` as it is, so nothing needs to change. ROCm has two more ways to pick
 GPUs, which a ROCm job scheduler or container may use instead: `HIP_VISIBLE_DEVICES` (read by the HIP runtime, like
@@ -21,7 +21,7 @@ NAME = "CUDA_VISIBLE_DEVICES"
 class CudaVisibleDevicesVariable(FileRule):
     code = "PY023"
     kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     fixable = False
     example_path = "launch.py"
     examples = [

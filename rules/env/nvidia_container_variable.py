@@ -1,6 +1,6 @@
 """Variables of the NVIDIA container runtime (`NVIDIA_VISIBLE_DEVICES`, `NVIDIA_DRIVER_CAPABILITIES`,
-`NVIDIA_REQUIRE_CUDA`, `NVIDIA_DISABLE_REQUIRE`) set or read, in Dockerfiles, compose and Kubernetes YAML, shell
-scripts and Python.
+`NVIDIA_REQUIRE_CUDA`, `NVIDIA_DISABLE_REQUIRE`) set or read, in Dockerfiles, compose and Kubernetes YAML, `.env`
+files, shell scripts and Python.
 
 The NVIDIA container toolkit reads these when it starts a container, to decide which GPUs and driver libraries to
 mount into it. Nothing reads them on an AMD machine: a container reaches AMD GPUs through the `/dev/kfd` and
@@ -24,12 +24,13 @@ class NvidiaContainerVariable(FileRule):
     code = "PY024"
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     fixable = False
     example_path = "Dockerfile"
     examples = [
         Valid("FROM rocm/pytorch:latest\nENV HIP_VISIBLE_DEVICES=0\n"),
         Valid("services:\n  app:\n    devices:\n      - /dev/kfd\n      - /dev/dri\n", path="compose.yaml"),
+        Invalid("NVIDIA_VISIBLE_DEVICES=all\n", path="gpu.env", line=1),
         Invalid("FROM ubuntu:22.04\nENV NVIDIA_VISIBLE_DEVICES=all NVIDIA_DRIVER_CAPABILITIES=compute,utility\n",
                 line=2, message="NVIDIA_VISIBLE_DEVICES is read by the NVIDIA container runtime only: an AMD GPU "
                                 "reaches a container through the /dev/kfd and /dev/dri devices (or the amd.com/gpu "

@@ -1,4 +1,4 @@
-"""NCCL settings that only mean something on NVIDIA's NVLink, set or read in Python, shell scripts, Dockerfiles and
+"""NCCL settings that only mean something on NVIDIA's NVLink, set or read in Python, shell scripts, `.env` files, Dockerfiles and
 YAML: `NCCL_NVLS_*` (NVLink SHARP: `NCCL_NVLS_ENABLE`, `NCCL_NVLS_NCHANNELS`, ...), `NCCL_MNNVL_*` (multi-node
 NVLink), any `NCCL_*NVLINK*` name, and the path level `NVL` in `NCCL_P2P_LEVEL` / `NCCL_NET_GDR_LEVEL` (or its old
 name `NCCL_IB_GDR_LEVEL`).
@@ -33,7 +33,7 @@ class NvlinkNcclVariable(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "launch.sh"
     examples = [
         Valid("export NCCL_DEBUG=INFO NCCL_SOCKET_IFNAME=eth0 NCCL_P2P_LEVEL=PIX\n"),

@@ -1,4 +1,4 @@
-"""`TORCH_CUDA_ARCH_LIST` set, unset or read, in Python, shell scripts, Dockerfiles and YAML.
+"""`TORCH_CUDA_ARCH_LIST` set, unset or read, in Python, shell scripts, `.env` files, Dockerfiles and YAML.
 
 `TORCH_CUDA_ARCH_LIST` holds NVIDIA compute capabilities (`"8.0;8.6+PTX"`, `"7.5 8.0"`) for the CUDA extensions
 PyTorch builds. On ROCm, `torch.utils.cpp_extension` does not read it: its `_get_rocm_arch_flags` takes the AMD
@@ -26,7 +26,7 @@ TARGET = "PYTORCH_ROCM_ARCH"
 class TorchCudaArchListVariable(FileRule):
     code = "PY021"
     kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml")
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "build.py"
     examples = [
         Valid('import os\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n'),

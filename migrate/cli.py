@@ -140,11 +140,11 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
         r = result.files[0]
         sys.stdout.buffer.write(r.new if r.new is not None else (r.old or b""))
         sys.stdout.flush()
-        finish(result, "run", kw["output_format"], to_stderr=True)
+        finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"])
     result = api.run(src, Path(out) if out else None, options, in_place=in_place,
                      progress_factory=progress_factory(kw))
     if not then_build:
-        finish(result, "run", kw["output_format"])
+        finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
     built = api.build(Path(out), options.offload_arch, options.jobs)
     if kw["output_format"] == "json":
         click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),

@@ -7,7 +7,7 @@ from rich.table import Table
 from migrate import effort as effort_model
 from migrate.cpp import ptx
 from migrate.model import MigrationResult
-from migrate.stages.report import summarize
+from migrate.stages.report import fixes_by_rule, summarize
 
 
 def where(f) -> str:
@@ -39,6 +39,24 @@ def asm_listing(console: Console, result: MigrationResult, limit: int) -> None:
                           highlight=False)
     if len(sites) > limit:
         console.print(f"  ... and {len(sites) - limit} more (use --output-format json for all)")
+
+
+def fixes_table(console: Console, fixes: dict[str, int], command: str) -> None:
+    """Fixes of the rules other than plain renames (Python, deployment, build, C++ and hazard rules), by code."""
+    if not fixes:
+        return
+    from migrate.registry import default_registry
+
+    registry = default_registry()
+    title = "fixes applied by rule" if command == "run" else "fixes by rule"
+    table = Table(title=title, title_justify="left")
+    for name, justify in (("code", "left"), ("rule", "left"), ("fixes", "right")):
+        table.add_column(name, justify=justify)
+    for code, count in fixes.items():
+        rule = registry.by_code(code)
+        table.add_row(code, rule.name() if rule else "", str(count))
+    table.add_row("[bold]total[/]", "", f"[bold]{sum(fixes.values())}[/]")
+    console.print(table)
 
 
 def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
@@ -75,6 +93,7 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
             table.add_row(family, str(count))
         table.add_row("[bold]total[/]", f"[bold]{sum(s.conversions.values())}[/]")
         console.print(table)
+    fixes_table(console, fixes_by_rule(result, unsafe_fixes), command)
     listing(console, s.unsupported, "unsupported identifiers[/] (left unchanged)", limit, with_code=False)
     listing(console, s.warnings, "warnings[/]", limit, with_code=True)
     listing(console, s.notes, "notes[/] (kept as they are)", limit, with_code=True)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from migrate.python.walk import walk
+
 _CACHE_ATTRIBUTE = "_python_rule_index"
 
 
@@ -128,7 +130,8 @@ def index(ctx) -> Index:
     found = getattr(ctx, _CACHE_ATTRIBUTE, None)
     if found is None:
         found = Index(ctx.wrapper.module)
-        ctx.wrapper.module.visit(_Walker(found))
+        walker = _Walker(found)
+        walk(ctx.wrapper.module, walker.on_visit, walker.on_leave)  # a read-only walk: libcst's visit rebuilds nodes
         setattr(ctx, _CACHE_ATTRIBUTE, found)
     return found
 

@@ -7,6 +7,7 @@ from typing import Callable
 
 from migrate import __version__
 from migrate.cpp import hipify_perl
+from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
 from migrate.render import build as build_render
 from migrate.options import Options
@@ -87,7 +88,7 @@ def build(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | No
     result = verify.verify(root, targets, jobs, command, compile_units)
     state = root / verify.STATE
     state.mkdir(exist_ok=True)
-    write.atomic_write(state / "build.json", build_render.render_json(result).encode())
+    atomic_write(state / "build.json", build_render.render_json(result).encode())
     return result
 
 

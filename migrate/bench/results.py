@@ -121,16 +121,7 @@ def load(path: Path) -> Results:
 
 def save(results: Results, path: Path) -> None:
     """Write the file whole or not at all: a temporary file beside `path`, renamed over it."""
-    import os
-    import tempfile
+    from migrate.files import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(results.dumps())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, results.dumps().encode())

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from migrate.model import Finding
 from migrate.stages.scan import UsageError
-from migrate.stages.write import atomic_write
+from migrate.files import atomic_write
 
 VERSION = 1
 

@@ -15,12 +15,12 @@ import base64
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from migrate import __version__
+from migrate.files import atomic_write
 from migrate.model import Applicability, Edit, FileResult, FileStatus, Finding, Fix, RuleKind, Severity, Span
 
 FORMAT = 1
@@ -81,9 +81,7 @@ def ruleset_version(memo: Path | None = None) -> str:
     if memo is not None:
         try:
             memo.parent.mkdir(parents=True, exist_ok=True)
-            tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"stamp": key, "version": version}))
-            os.replace(tmp, memo)
+            atomic_write(memo, json.dumps({"stamp": key, "version": version}).encode(), durable=False)
         except OSError:
             pass
     return version
@@ -164,15 +162,7 @@ class Cache:
         try:
             self._prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}.", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(json.dumps(doc, separators=(",", ":")).encode())
-                os.replace(tmp, path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            atomic_write(path, json.dumps(doc, separators=(",", ":")).encode(), durable=False)
             self.stats.written += 1
         except OSError:
             pass  # a read-only or full disk makes the cache useless, never the check wrong

@@ -19,6 +19,7 @@ from migrate.check.cache import Cache, Stats, content_digest, ruleset_version
 from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
 from migrate.check.selection import Selection
+from migrate.files import atomic_write
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options
 from migrate.stages import scan
@@ -204,9 +205,7 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     if memo is not None:
         try:
             memo.parent.mkdir(parents=True, exist_ok=True)
-            tmp = memo.with_name(f".toolchain.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"stamp": stamp, "target": target}))
-            os.replace(tmp, memo)
+            atomic_write(memo, json.dumps({"stamp": stamp, "target": target}).encode(), durable=False)
         except OSError:
             pass
     return target

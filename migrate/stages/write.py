@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from migrate.files import atomic_write
 from migrate.model import FileStatus, MigrationResult
 from migrate.stages.scan import Inventory, UsageError
 
@@ -54,23 +55,6 @@ def write_tree(inventory: Inventory, result: MigrationResult, out: Path, extra: 
         os.rename(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it over `path` (keeping its mode if it exists)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         raise
 
 

@@ -342,3 +342,14 @@ def test_base_is_taken_in_the_repository_of_the_paths(repo, tmp_path, monkeypatc
         (c, Path(p).name, line) for c, p, line in ADDED)
     result = run_check(other, monkeypatch, str(repo), str(other), "--base", "main")
     assert result.exit_code == 2 and "within one git repository" in result.stderr
+
+
+def test_file_argument_kind_counts_its_folder(tmp_path, monkeypatch):
+    """A file passed by itself gets the kind `run` gives it, folders included: requirements/base.txt is a
+    requirements file (its name alone is not)."""
+    write_tree(tmp_path, {"requirements/base.txt": "torch==2.3.1+cu121\n"})
+    code, doc = check_json(tmp_path, monkeypatch, "requirements/base.txt", "--hip-version", "6.2")
+    assert code == 1
+    assert [(f["code"], f["path"], f["line"]) for f in doc["findings"]] == [("PY041", "requirements/base.txt", 1)]
+    code, whole = check_json(tmp_path, monkeypatch, ".", "--hip-version", "6.2")
+    assert [(f["code"], f["path"]) for f in whole["findings"]] == [("PY041", "requirements/base.txt")]

@@ -102,11 +102,10 @@ def display(path: Path, cwd: Path) -> str:
     return os.path.relpath(os.path.abspath(path), cwd).replace(os.sep, "/")
 
 
-def _file_kind(path: Path) -> str | None:
-    if scan.is_cpp(path):
-        return "cpp"
-    kind = scan._kind(path, path.name)
-    return kind if kind in RULE_KINDS else None
+def _file_kind(path: Path, rel: str) -> str | None:
+    """The kind `run` gives the file at `rel` (its folders count: requirements/base.txt), None for others."""
+    kind = scan._kind(path, rel)
+    return kind if kind == "cpp" or kind in RULE_KINDS else None
 
 
 def _project_root(path: Path) -> Path:
@@ -138,7 +137,7 @@ def gather(settings: Settings, cwd: Path) -> tuple[list[SourceFile], frozenset[s
                     rel = prefix + f.rel
                     files[rel] = SourceFile(rel, f.path, f.kind)
             continue
-        kind = _file_kind(given)
+        kind = _file_kind(given, display(given, cwd))
         if kind is None or given.is_symlink():
             continue  # pre-commit passes every staged file: those no rule reads are not ours
         if settings.exclude:

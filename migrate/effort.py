@@ -77,13 +77,18 @@ def effort_class(weight: int, lines_changed: int, lines: int) -> str:
     return CLASSES[max(by_review, by_changes)]
 
 
+def conflicted(findings) -> set[tuple[str, int, int]]:
+    """(code, line, column) of the fixes left out of a file because they overlapped another (INP007 names them)."""
+    return {(c.message.split(" ", 1)[0], c.span.line, c.span.column) for c in findings if c.code == CONFLICT}
+
+
 def is_fixed(f: Finding, options: Options, conflicts: set[tuple[str, int, int]]) -> bool:
     return allowed(f, options) and (f.code, f.span.line, f.span.column) not in conflicts
 
 
 def file_effort(r: FileResult, unsafe_fixes: bool) -> FileEffort:
     options = Options(unsafe_fixes=unsafe_fixes)
-    conflicts = {(c.message.split(" ", 1)[0], c.span.line, c.span.column) for c in r.findings if c.code == CONFLICT}
+    conflicts = conflicted(r.findings)
     hazards = [f for f in r.findings if f.kind is RuleKind.HAZARD]
     fixed = [f for f in hazards if is_fixed(f, options, conflicts)]
     review = [f for f in hazards if not is_fixed(f, options, conflicts)]

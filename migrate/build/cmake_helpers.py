@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from migrate.build.cmake import Arg, CMakeContext, Command
+from migrate.build.make import Word  # one option word with its byte span, for both build languages
 from migrate.build.nvcc_options import translate_option
 from migrate.model import Edit
 
@@ -266,13 +267,6 @@ def amd_architectures(ctx: CMakeContext) -> str:
 
 
 # ------------------------------------------------------------------------------------------ option words
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    start: int
-    end: int
-
 
 @dataclass(frozen=True)
 class Words:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from migrate.python.names import target_names
 from migrate.python.walk import walk
 
 _CACHE_ATTRIBUTE = "_python_rule_index"
@@ -93,13 +94,7 @@ class _Walker(cst.CSTVisitor):
             self.in_string -= 1
 
     def _bind(self, target: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            self.index.rebound.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value)
+        self.index.rebound.update(target_names(target))
 
     def _bindings(self, node: cst.CSTNode) -> None:
         index = self.index

@@ -43,6 +43,17 @@ class Scope:
         return None
 
 
+def target_names(target: cst.CSTNode) -> list[str]:
+    """The names an assignment target binds: `x`, `a, (b, *c)`, `[d, e]` (attributes and subscripts bind none)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
 def _module(scope: Scope) -> Scope:
     while scope.parent is not None:
         scope = scope.parent
@@ -133,14 +144,9 @@ class _Walker(cst.CSTVisitor):
 
     # --- bindings
     def _bind(self, target: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            scope = _module(self.scope) if target.value in self.scope.declared_global else self.scope
-            scope.bound.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value)
+        for name in target_names(target):
+            scope = _module(self.scope) if name in self.scope.declared_global else self.scope
+            scope.bound.add(name)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._bind(node.target)

@@ -38,6 +38,7 @@ from libcst.helpers import get_full_name_for_node
 from migrate.build.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.python.index import quoted, string_value
+from migrate.python.names import target_names
 from migrate.rule import FileRule, Invalid, Valid
 
 EXTENSIONS = {"CUDAExtension", "HIPExtension"}  # HIPExtension: a wrong port that PY002 renames in the same pass
@@ -58,13 +59,7 @@ class _Module(cst.CSTVisitor):
         self.aliases: dict[str, str] = {}  # local name -> its name in torch.utils.cpp_extension
 
     def _bind(self, target: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            self.bound.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value)
+        self.bound.update(target_names(target))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -17,6 +17,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
+from functools import lru_cache
 
 from migrate.model import Finding, RuleKind, Severity, Span
 
@@ -67,11 +68,18 @@ class Suppression:
         return next((c for c in self.codes if code.startswith(c)), None)
 
 
+@lru_cache(maxsize=1)
+def _comment_query():
+    from migrate.cpp.parse import query
+
+    return query("(comment) @c")
+
+
 def _comments_cpp(data: bytes) -> list[tuple[int, int]]:
-    from migrate.cpp.parse import captures, parse, query
+    from migrate.cpp.parse import captures, parse
 
     tree = parse(data)
-    nodes = captures(query("(comment) @c"), tree.root_node).get("c", [])
+    nodes = captures(_comment_query(), tree.root_node).get("c", [])
     return [(n.start_byte, n.end_byte) for n in nodes]
 
 

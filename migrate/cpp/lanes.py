@@ -112,13 +112,13 @@ def is_32bit(type_node: tree_sitter.Node | None) -> bool:
 def _facts_of(function: tree_sitter.Node, seeds: frozenset[str] = frozenset()) -> FunctionFacts:
     facts = FunctionFacts(function, set(seeds))
     assignments: list[tuple[str, tree_sitter.Node, set[str]]] = []
-    for _, match in tree_sitter.QueryCursor(_ASSIGNMENTS).matches(function):
+    for _, match in _ASSIGNMENTS.cursor().matches(function):
         name, value = text(match["name"][0]), match["value"][0]
         data = index_text(value)
         assignments.append((name, value, {m.group().decode() for m in IDENT.finditer(data)}))
         if LANE_SOURCE.search(data):
             facts.lanes.add(name)
-    for _, match in tree_sitter.QueryCursor(_DECLARATIONS).matches(function):
+    for _, match in _DECLARATIONS.cursor().matches(function):
         name = text(match["name"][0])
         facts.declarations.setdefault(name, match["decl"][0])
         if LANE_NAME.match(name):
@@ -341,6 +341,6 @@ def int_value(literal: str) -> int | None:
         return None
 
 
-def matches(q: tree_sitter.Query, node: tree_sitter.Node):
+def matches(q: parse.Query, node: tree_sitter.Node):
     """The query's matches under `node`: (pattern index, {capture: [nodes]})."""
-    return tree_sitter.QueryCursor(q).matches(node)
+    return q.cursor().matches(node)

@@ -79,7 +79,7 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
 def _worker(args):
     f, options, target = args
-    return migrate_file(f, options, target)
+    return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
 
 
 def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineInfo,
@@ -88,23 +88,25 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
     results: dict[str, FileResult] = {}
     if engine.name == "hipify-perl":
         results.update(_with_hipify_perl(cpp, options, target, progress))
-    elif options.jobs > 1 and len(cpp) > 1:
+        todo = list(inventory.by_rules)
+    else:
+        todo = [*inventory.by_rules, *cpp]  # the slower Python and build files first: a better spread over workers
+    if options.jobs > 1 and len(todo) > 1:
         # Load the packs, rules and token regex before forking: the workers inherit them instead of
         # each parsing the packs again.
         candidates_for(default_packs())
         _rules()
         with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-            for r in pool.map(_worker, [(f, options, target) for f in cpp], chunksize=max(1, len(cpp) // (8 * options.jobs))):
+            chunk = max(1, len(todo) // (8 * options.jobs))
+            for r in pool.map(_worker, [(f, options, target) for f in todo], chunksize=chunk):
                 results[r.path] = r
                 if progress:
                     progress(1)
     else:
-        for f in cpp:
-            results[f.rel] = migrate_file(f, options, target)
+        for f in todo:
+            results[f.rel] = _worker((f, options, target))
             if progress:
                 progress(1)
-    for f in inventory.by_rules:
-        results[f.rel] = migrate_rule_file(f, options, target)
     files = [results[f.rel] if f.rel in results else _other(f) for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 

@@ -9,14 +9,14 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 KINDS = {"function", "type", "enum", "macro", "namespace"}
 VERSION = re.compile(r"^\d+\.\d+$")
 IDENT = re.compile(r"^[A-Za-z_]\w*$")
 ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int}
-PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str}
+PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str}
 
 
 class PackError(Exception):
@@ -33,10 +33,17 @@ class Mapping:
     code: str
     older: str = ""
     older_drop_arg: int = -1
+    # `since` is the oldest release of the family's HIP library that was inspected: the name may be older
+    since_is_floor: bool = False
 
     @property
     def since_key(self) -> tuple[int, int]:
         return _version_key(self.since)
+
+    def newer_than(self, target: tuple[int, int]) -> bool:
+        """Known to have come after HIP `target`. A `since` that is only the oldest release inspected does not
+        say so: hipBLAS names start at 5.5 because Debian 12 packages no hipBLAS, not because HIP 5.2 lacked them."""
+        return self.since_key > target and not self.since_is_floor
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,12 @@ class Packs:
     newest: str  # the newest `since` any row names
 
     def known(self, name: str) -> bool:
-        return name in self.names or name in self.unsupported or name in self.by_hip
+        return name in self.all_names
+
+    @cached_property
+    def all_names(self) -> frozenset[str]:
+        """Every name a pack knows: CUDA names mapped or unsupported, and the HIP names they map to."""
+        return frozenset(self.names) | frozenset(self.unsupported) | frozenset(self.by_hip)
 
 
 @lru_cache(maxsize=None)
@@ -102,6 +114,8 @@ def _load_one(path: Path) -> tuple[dict, dict, dict, dict]:
     head = _check_table(path, "[pack]", data.get("pack"), PACK_KEYS, {"family", "code"})
     if not re.fullmatch(r"MAP\d{3}", head["code"]):
         raise PackError(f"{path}: [pack] code must look like MAP001")
+    if "inspected_from" in head and not VERSION.match(head["inspected_from"]):
+        raise PackError(f"{path}: [pack] inspected_from must look like 5.2")
     for name, row in data.get("names", {}).items():
         _check_table(path, f"[names] {name}", row, ROW_KEYS, {"hip", "kind", "since"})
         if not IDENT.match(name) or not IDENT.match(row["hip"]):
@@ -132,6 +146,7 @@ def load_packs(directory: Path) -> Packs:
     for path in files:
         head, rows, unsup, heads = _load_one(path)
         family, code = head["family"], head["code"]
+        floor = version_tuple(head["inspected_from"]) if "inspected_from" in head else None
         if family in families or code in families.values():
             raise PackError(f"{path}: family '{family}' or code {code} is already used by another pack")
         families[family] = code
@@ -140,7 +155,8 @@ def load_packs(directory: Path) -> Packs:
                 raise PackError(f"{path}: '{cuda}' is already mapped by {origin[cuda]}")
             origin[cuda] = path
             names[cuda] = Mapping(cuda, row["hip"], row["kind"], row["since"], family, code,
-                                  row.get("older", ""), row.get("older_drop_arg", -1))
+                                  row.get("older", ""), row.get("older_drop_arg", -1),
+                                  floor is not None and version_tuple(row["since"]) <= floor)
         for cuda, row in unsup.items():
             unsupported[cuda] = Unsupported(cuda, row["kind"], family)
         for cuda, row in heads.items():

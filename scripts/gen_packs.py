@@ -1106,7 +1106,7 @@ def toml_row(row: dict) -> str:
 
 
 def write_pack(path: Path, family: str, generated: str, names: dict, unsupported: dict, headers: dict,
-               sources: dict[str, dict[str, str]] | None = None, legend: str = "") -> None:
+               sources: dict[str, dict[str, str]] | None = None, legend: str = "", inspected_from: str = "") -> None:
     """Write one pack; `sources` (table -> key -> text) marks rows with a trailing comment saying
     where they come from, and `legend` (a comment at the top) says what the marks mean."""
     code, title = FAMILIES[family]
@@ -1127,6 +1127,7 @@ def write_pack(path: Path, family: str, generated: str, names: dict, unsupported
         f"title = {toml_str(title)}",
         f"code = {toml_str(code)}",
         f"generated = {toml_str(generated)}",
+        *([f"inspected_from = {toml_str(inspected_from)}"] if inspected_from else []),
         "",
         "[names]",
     ]
@@ -1438,9 +1439,14 @@ def main(argv: list[str] | None = None) -> int:
               + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
                  f" to a name the inspected HIP headers declare." if second else "")
               + " `# overrides.toml`: a hand-checked row.")
+    # The oldest release inspected of each family's HIP library: a `since` at or below it only says the name
+    # was already there, maybe long before (Debian 12 packages no hipBLAS, so hipBLAS names start at 5.5).
+    def inspected_from(fam: str) -> str:
+        pkgs = FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))
+        return min((s.release for s in sets if s.package in pkgs), key=version_key, default="")
     for fam, p in packs.items():
         write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"],
-                   sources=sources, legend=legend)
+                   sources=sources, legend=legend, inspected_from=inspected_from(fam))
 
     # 8. summary
     print(f"packs written to {out_dir} ({generated})")

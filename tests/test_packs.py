@@ -87,6 +87,7 @@ def test_runtime_names_against_installed_hip_headers(hipcc):
     ('[pack]\nfamily = "x"\ncode = "MAP099"\n[names]\ncudaX = { hip = "hipX", kind = "type", since = "5" }\n',
      "[names] cudaX: since must look like 6.2"),
     ('[pack]\nfamily = "x"\ncode = "M1"\n', "[pack] code must look like MAP001"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\ninspected_from = "five"\n', "[pack] inspected_from must look like 5.2"),
     ('[pack]\nfamily = "x"\ncode = "MAP099"\n[names]\ncudaX = { hip = "hipX", kind = "type", since = "5.0", colour = "red" }\n',
      "[names] cudaX: unknown key 'colour'"),
     ('[pack]\nfamily = "x"\ncode = "MAP099"\n[stuff]\n', "unknown table(s) stuff"),
@@ -97,6 +98,17 @@ def test_bad_packs_are_refused_with_the_file_named(tmp_path, text, message):
     with pytest.raises(PackError) as err:
         load_packs(tmp_path)
     assert str(tmp_path / "bad.toml") in str(err.value) and message in str(err.value)
+
+
+def test_a_since_at_the_oldest_release_inspected_is_not_called_newer(tmp_path):
+    """since <= inspected_from: the name was in the oldest release inspected and may be older still."""
+    (tmp_path / "lib.toml").write_text('[pack]\nfamily = "lib"\ncode = "MAP090"\ninspected_from = "5.5"\n[names]\n'
+                                       'cuA = { hip = "hipA", kind = "function", since = "5.5" }\n'
+                                       'cuB = { hip = "hipB", kind = "function", since = "6.4" }\n')
+    packs = load_packs(tmp_path)
+    a, b = packs.names["cuA"], packs.names["cuB"]
+    assert (a.since_is_floor, b.since_is_floor) == (True, False)
+    assert (a.newer_than((5, 2)), b.newer_than((5, 2)), b.newer_than((6, 4))) == (False, True, False)
 
 
 def test_a_name_in_two_packs_is_refused(tmp_path):

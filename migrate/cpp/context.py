@@ -63,6 +63,7 @@ class CppContext(FileContext):
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
         super().__init__(path, data, options, packs, target)
         self._macro_trees: dict[int, tree_sitter.Tree] = {}
+        self.memo: dict[str, object] = {}  # what helper modules work out once per file for several rules
 
     def node_text(self, node: tree_sitter.Node) -> str:
         return node.text.decode("utf-8", "replace")
@@ -102,15 +103,15 @@ class CppContext(FileContext):
     @cached_property
     def tokens(self) -> list[Token]:
         """Every identifier token that a pack knows or that looks like CUDA API, with its context."""
-        packs = self.packs
+        known = self.packs.all_names
+        looks_cuda = CUDA_LOOKING.match
+        locate = self.locate
         out: list[Token] = []
-        for m in candidates_for(packs).finditer(self.data):
+        for m in candidates_for(self.packs).finditer(self.data):
             name = m.group().decode("ascii", "replace")
-            if not (packs.known(name) or CUDA_LOOKING.match(name)):
-                continue
-            start, end = m.span()
-            context, node, base = self.locate(start, end)
-            out.append(Token(name, start, end, context, node, base))
+            if name in known or looks_cuda(name):
+                start, end = m.span()
+                out.append(Token(name, start, end, *locate(start, end)))
         return out
 
     @cached_property
@@ -131,7 +132,7 @@ class CppContext(FileContext):
 
     # --- versions --------------------------------------------------------------------------------
     def too_new(self, mapping: Mapping) -> bool:
-        return mapping.since_key > self.target_tuple
+        return mapping.newer_than(self.target_tuple)
 
     def hip_name(self, mapping: Mapping) -> str:
         """The name to write for `mapping` under the target HIP version."""

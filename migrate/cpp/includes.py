@@ -5,7 +5,15 @@ INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"][^\r\n]
 
 
 def includes(ctx):
-    """(match, header) of every real #include line of the file (not in a comment)."""
+    """(match, header) of every real #include line of the file (not in a comment); found once per file,
+    though several rules ask."""
+    found = ctx.memo.get("includes")
+    if found is None:
+        found = ctx.memo["includes"] = list(_includes(ctx))
+    return iter(found)
+
+
+def _includes(ctx):
     for m in INCLUDE.finditer(ctx.data):
         node = ctx.node_at(m.start(2), m.end(2))
         while node is not None and node.type != "preproc_include":

@@ -79,7 +79,7 @@ def newer_hip_names(installed: str | None) -> frozenset[str]:
     if installed is None:
         return frozenset()
     packs = default_packs()
-    return frozenset(m.hip for m in packs.names.values() if version_tuple(m.since) > version_tuple(installed))
+    return frozenset(m.hip for m in packs.names.values() if m.newer_than(version_tuple(installed)))
 
 
 def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str], mapper: Mapper) -> UnitResult:

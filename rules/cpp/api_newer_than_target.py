@@ -1,6 +1,7 @@
 """A HIP API that the target HIP version does not have yet.
 
-Packs record the first HIP release that declares each name. When `--hip-version` is older, the older
+Packs record the first HIP release that declares each name; a name already in the oldest release
+inspected of its library (the pack's `inspected_from`) is never called too new, since it may be older. When `--hip-version` is older, the older
 equivalent is used where one exists (`__shfl_down_sync(mask, v, d)` becomes `__shfl_down(v, d)` before
 HIP 7.0, where the *_sync functions are on by default: the mask goes, as old HIP shuffles always involve
 every active lane). Otherwise the name is
@@ -29,6 +30,12 @@ class ApiNewerThanTarget(CppRule):
         Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 16); }",
               options=(("hip_version", "7.0"),)),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
+        # hipBLAS 5.5 is the oldest inspected (Debian 12 has none): its names may be older, so no finding
+        Valid("void f(cublasHandle_t* h) { cublasCreate(h); }", options=OLD),
+        Invalid("void g(cublasHandle_t h) { cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH); }", options=OLD,
+                fixed="void g(hipblasHandle_t h) { hipblasSetMathMode(h, HIPBLAS_PEDANTIC_MATH); }",
+                message="HIPBLAS_PEDANTIC_MATH needs HIP 6.4 (target 5.2): build with a newer HIP or pass "
+                        "--hip-version 6.4"),
     ]
 
     def check(self, ctx):

@@ -6,6 +6,7 @@ Exit status: 0 done, 1 done but some input needs attention (a file skipped, unpa
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -39,8 +40,8 @@ def common(f):
         click.option("--portable", is_flag=True,
                      help="Python: rewrite to device-agnostic torch APIs (torch.Stream, torch.Event, torch.accelerator)."),
         click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out (repeatable)."),
-        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
-                     help="Worker processes."),
+        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
+                     help="Worker processes (default: one per CPU this process may use)."),
         click.option("--max-file-size", type=click.IntRange(1), default=64 * 1024 * 1024, show_default=True,
                      help="Bytes above which a source file is copied unchanged."),
         click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
@@ -53,11 +54,15 @@ def common(f):
     return f
 
 
+def usable_cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def make_options(kw: dict) -> Options:
     extra = {"offload_arch": tuple(kw["offload_arch"])} if kw.get("offload_arch") else {}
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
                    translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"], portable=kw["portable"],
-                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"], max_file_size=kw["max_file_size"], **extra)
+                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or usable_cpus(), max_file_size=kw["max_file_size"], **extra)
 
 
 def progress_factory(kw: dict):

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from migrate.check import baseline as baseline_file
@@ -210,27 +209,10 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     return target
 
 
-def _analyse(args) -> FileResult:
-    f, options, target = args
+def _run_rules(todo: list[SourceFile], options: Options, target: str, jobs: int) -> list[FileResult]:
     from migrate.stages import rewrite
 
-    if f.kind == "cpp":
-        return rewrite.migrate_file(f, options, target)
-    return rewrite.migrate_rule_file(f, options, target)
-
-
-def _run_rules(todo: list[SourceFile], options: Options, target: str, jobs: int) -> list[FileResult]:
-    if jobs > 1 and len(todo) > 1:
-        from migrate.cpp.context import candidates_for
-        from migrate.packs import default_packs
-        from migrate.registry import default_registry
-
-        candidates_for(default_packs())  # loaded before forking: the workers inherit them
-        default_registry()
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(_analyse, [(f, options, target) for f in todo],
-                                 chunksize=max(1, len(todo) // (8 * jobs))))
-    return [_analyse((f, options, target)) for f in todo]
+    return rewrite.migrate_files(todo, replace(options, jobs=jobs), target)
 
 
 def cache_folder(settings: Settings, cwd: Path) -> Path:

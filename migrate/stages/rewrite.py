@@ -13,6 +13,7 @@ from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import translate
+from migrate import wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            RuleKind, Severity)
@@ -77,36 +78,49 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
 
 
-def _worker(args):
-    f, options, target = args
+def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
     return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
+
+
+def _worker(args) -> tuple:
+    return wire.pack(_migrate_one(*args))
+
+
+def migrate_files(files: list[SourceFile], options: Options, target: str,
+                  progress: Progress | None = None) -> list[FileResult]:
+    """Each file through the engine or the rules of its kind, in `options.jobs` processes; in order."""
+    if options.jobs <= 1 or len(files) <= 1:
+        results = []
+        for f in files:
+            results.append(_migrate_one(f, options, target))
+            if progress:
+                progress(1)
+        return results
+    # Load the packs, rules and token regex before forking: the workers inherit them instead of
+    # each parsing the packs again.
+    candidates_for(default_packs())
+    _rules()
+    default_registry()
+    results = []
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        chunk = max(1, len(files) // (8 * options.jobs))
+        for packed in pool.map(_worker, [(f, options, target) for f in files], chunksize=chunk):
+            results.append(wire.unpack(packed))
+            if progress:
+                progress(1)
+    return results
 
 
 def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineInfo,
             progress: Progress | None = None) -> MigrationResult:
-    cpp = inventory.cpp
     results: dict[str, FileResult] = {}
     if engine.name == "hipify-perl":
-        results.update(_with_hipify_perl(cpp, options, target, progress))
+        results.update(_with_hipify_perl(inventory.cpp, options, target, progress))
         todo = list(inventory.by_rules)
     else:
-        todo = [*inventory.by_rules, *cpp]  # the slower Python and build files first: a better spread over workers
-    if options.jobs > 1 and len(todo) > 1:
-        # Load the packs, rules and token regex before forking: the workers inherit them instead of
-        # each parsing the packs again.
-        candidates_for(default_packs())
-        _rules()
-        with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-            chunk = max(1, len(todo) // (8 * options.jobs))
-            for r in pool.map(_worker, [(f, options, target) for f in todo], chunksize=chunk):
-                results[r.path] = r
-                if progress:
-                    progress(1)
-    else:
-        for f in todo:
-            results[f.rel] = _worker((f, options, target))
-            if progress:
-                progress(1)
+        todo = [*inventory.by_rules, *inventory.cpp]  # the slower Python and build files first: a better spread
+    for r in migrate_files(todo, options, target, progress):
+        results[r.path] = r
     files = [results[f.rel] if f.rel in results else _other(f) for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 

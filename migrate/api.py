@@ -11,7 +11,7 @@ from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
 from migrate.render import build as build_render
 from migrate.options import Options
-from migrate.packs import default_packs, version_tuple
+from migrate.packs import default_packs
 from migrate.report import state as report_state
 from migrate.stages import rewrite, scan, verify, write
 from migrate.stages.scan import Inventory, UsageError
@@ -23,11 +23,7 @@ ENGINES = ("builtin", "hipify-perl", "auto")
 def target_version(options: Options) -> str:
     """--hip-version, else the installed hipcc's HIP version, else the newest any pack knows."""
     if options.hip_version:
-        try:
-            version_tuple(options.hip_version)
-        except ValueError:
-            raise UsageError(f"--hip-version {options.hip_version!r}: give major.minor, for example 6.2") from None
-        return options.hip_version
+        return scan.given_hip_version(options.hip_version)
     return installed_hip_version() or default_packs().newest
 
 

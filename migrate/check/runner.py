@@ -173,11 +173,7 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     from migrate.packs import version_tuple
 
     if settings.hip_version:
-        try:
-            version_tuple(settings.hip_version)
-        except ValueError:
-            raise UsageError(f"--hip-version {settings.hip_version!r}: give major.minor, for example 6.2") from None
-        return settings.hip_version
+        return scan.given_hip_version(settings.hip_version)
     from migrate.toolchain import which
 
     tool = which("hipconfig")

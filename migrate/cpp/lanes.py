@@ -344,3 +344,55 @@ def int_value(literal: str) -> int | None:
 def matches(q: parse.Query, node: tree_sitter.Node):
     """The query's matches under `node`: (pattern index, {capture: [nodes]})."""
     return q.cursor().matches(node)
+
+
+# A 32-bit bitset's word and bit of index x: `x / 32` or `x >> 5`, and `x % 32` or `x & 31`.
+_WORD = {"/": 32, ">>": 5}
+_BIT = {"%": 32, "&": 31}
+_STATEMENTS = {"expression_statement", "declaration", "return_statement", "compound_statement", "function_definition"}
+
+
+def _unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def _split(node: tree_sitter.Node, table: dict[str, int]) -> str | None:
+    """The text of x when `node` is `x <op> n` with (op, n) in `table`."""
+    node = _unwrapped(node)
+    if node.type != "binary_expression":
+        return None
+    op, right = text(node.child_by_field_name("operator")), node.child_by_field_name("right")
+    if op not in table or right is None or int_value(text(right)) != table[op]:
+        return None
+    return " ".join(text(_unwrapped(node.child_by_field_name("left"))).split())
+
+
+def in_bitset_idiom(expr: tree_sitter.Node) -> bool:
+    """Is `expr` (`x / 32`, `x % 32`, `1u << (x % 32)`, ...) part of a 32-bit bitset access such as
+    `bits[i / 32] |= 1u << (i % 32)`: the statement indexes an array with x's word and shifts a one by x's bit.
+    Those 32s are the bitset's word size, not the warp's, and stay right on a 64-lane wavefront."""
+    x = _split(expr, _WORD) or _split(expr, _BIT)
+    if x is None and expr.type == "binary_expression" and text(expr.child_by_field_name("operator")) == "<<":
+        x = _split(expr.child_by_field_name("right"), _BIT)
+    if x is None:
+        return False
+    statement = expr.parent
+    while statement is not None and statement.type not in _STATEMENTS:
+        statement = statement.parent
+    if statement is None or statement.type in ("compound_statement", "function_definition"):
+        return False
+    words, bits = set(), set()
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if node.type == "subscript_argument_list":
+            words.update(x for c in node.named_children if (x := _split(c, _WORD)) is not None)
+        elif node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "<<" \
+                and int_value(text(node.child_by_field_name("left"))) == 1:
+            x = _split(node.child_by_field_name("right"), _BIT)
+            if x is not None:
+                bits.add(x)
+        stack.extend(node.named_children)
+    return x in words and x in bits

@@ -30,6 +30,17 @@ class UsageError(Exception):
     """Bad arguments or a bad tree: exit status 2, with a message that says what to do."""
 
 
+def given_hip_version(text: str) -> str:
+    """A --hip-version value, checked: "major.minor"."""
+    from migrate.packs import version_tuple
+
+    try:
+        version_tuple(text)
+    except ValueError:
+        raise UsageError(f"--hip-version {text!r}: give major.minor, for example 6.2") from None
+    return text
+
+
 @dataclass(frozen=True)
 class SourceFile:
     rel: str  # forward slashes, relative to the root

@@ -14,7 +14,7 @@ becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAF
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, int_value, is_32bit, matches, text, trees
+from migrate.cpp.lanes import arguments, in_bitset_idiom, int_value, is_32bit, matches, text, trees
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -89,6 +89,8 @@ class BallotResult32Bit(CppRule):
         Valid("__device__ int f(unsigned x) { return __popc(x); }"),
         Valid("__device__ int f(int n) { return 1 << n; }"),
         Valid("__device__ int f(int lane) { return 1ull << lane; }"),
+        Valid("__global__ void k(unsigned* bits) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  atomicOr(&bits[i / 32], 1u << (i % 32));\n}\n"),  # a 32-bit bitset's word and bit
     ]
 
     def check(self, ctx):
@@ -151,7 +153,7 @@ class BallotResult32Bit(CppRule):
         for _, m in matches(SHIFTS, tree.root):
             one, lane, shift = m["one"][0], m["lane"][0], m["shift"][0]
             facts = tree.lanes.facts(shift)
-            if int_value(text(lane)) is not None or not facts.is_lane(lane):
+            if int_value(text(lane)) is not None or not facts.is_lane(lane) or in_bitset_idiom(shift):
                 continue
             wide = "1ULL" if text(one).endswith("U") else "1ull"
             shown = " ".join(text(shift).split())

@@ -18,7 +18,8 @@ Constants declared `constexpr` or outside a function are flagged without a fix f
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, int_value, lanes, macros, matches, strip_span, text, trees
+from migrate.cpp.lanes import (arguments, callee, in_bitset_idiom, int_value, lanes, macros, matches, strip_span, text,
+                               trees)
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -138,6 +139,8 @@ class WarpSizeLiteral(CppRule):
         Valid("__global__ void k(int* o, const int* in) { int v = in[threadIdx.x]; o[0] = v / 32; }"),
         Valid("#define BLOCK 32\nint f(int n) { return n >> 5; }\n"),
         Valid("__device__ float f(float v) {\n  for (int i = 16; i > 0; i /= 2) v += 1.0f;\n  return v;\n}\n"),
+        Valid("__global__ void k(unsigned* bits) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "  atomicOr(&bits[i / 32], 1u << (i % 32));\n}\n"),  # a 32-bit bitset's word and bit
         Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 1, 16); }",
               options=(("hip_version", "7.0"),)),
     ]
@@ -172,6 +175,8 @@ class WarpSizeLiteral(CppRule):
         if int_value(text(n)) != int(LITERAL[op], 0):
             return
         if not tree.lanes.facts(expr).is_lane(lhs) and not (op in ("/", ">>") and WARP_COUNT.search(lhs.text)):
+            return
+        if in_bitset_idiom(expr):
             return
         if op == ">>":
             left = text(lhs)

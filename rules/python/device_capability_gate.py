@@ -19,6 +19,7 @@ import libcst as cst
 
 from migrate.model import RuleKind, Severity
 from migrate.python.index import index
+from migrate.python.names import target_names
 from migrate.rule import FileRule, Invalid, Valid
 
 CAPABILITY = "torch.cuda.get_device_capability"
@@ -67,7 +68,7 @@ class DeviceCapabilityGate(FileRule):
                 parent = idx.parent(call)
                 if isinstance(parent, cst.Assign):
                     for target in parent.targets:
-                        holders.update(_target_names(target.target))
+                        holders.update(target_names(target.target))
             elif PROPERTIES in names:
                 parent = idx.parent(call)
                 if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
@@ -111,14 +112,6 @@ class DeviceCapabilityGate(FileRule):
             return
         reported.add(start)
         yield self.finding(ctx, start, end, f"{ctx.text(start, end)}: {ADVICE}")
-
-
-def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _target_names(element.value)]
-    return []
 
 
 def _loaded(idx, node: cst.Name) -> bool:

@@ -152,6 +152,20 @@ def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
     assert sorted(read_tree(tmp_path / "out")) == [".gitignore", ".hipmigrate/run.json", "k.cu"]
 
 
+def test_a_folder_the_surrounding_repository_ignores_is_still_migrated(tmp_path):
+    """SRC under a repository that ignores it (a vendored copy, a package inside a git-managed ~/.pyenv): the
+    user asked for that folder, so only its own .gitignore files count."""
+    repo = git_repo(tmp_path / "repo", {".gitignore": "vendor/\n", "README.md": "top\n"})
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    (repo / "vendor" / "lib" / "k.cu").write_text(KERNEL)
+    (repo / "vendor" / "lib" / ".gitignore").write_text("*.log\n")
+    (repo / "vendor" / "lib" / "run.log").write_text("cudaMalloc log\n")
+    result = cli("run", repo / "vendor" / "lib", "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 0, result.output
+    assert sorted(read_tree(tmp_path / "out")) == [".gitignore", ".hipmigrate/run.json", "k.cu"]
+    assert (tmp_path / "out" / "k.cu").read_text() == MIGRATED
+
+
 def test_rules_lists_and_explains():
     listing = cli("rules")
     assert listing.exit_code == 0

@@ -106,11 +106,17 @@ def is_cpp(path: Path) -> bool:
 
 
 def _git_files(root: Path) -> list[str] | None:
-    """Files git would track under root (tracked + untracked, not ignored), or None outside a work tree."""
+    """Files git would track under root (tracked + untracked, not ignored), or None outside a work tree, and
+    when root itself is ignored by the repository around it (a vendored or installed copy, such as a package
+    under a git-managed ~/.pyenv): the user asked for that folder, so its own .gitignore files decide."""
     try:
         inside = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
                                 capture_output=True, text=True, timeout=30)
         if inside.returncode != 0 or inside.stdout.strip() != "true":
+            return None
+        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "--no-index", "--", "."],
+                                 capture_output=True, timeout=30)
+        if ignored.returncode == 0:
             return None
         out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
                               "--", "."], capture_output=True, timeout=120, check=True)

@@ -103,6 +103,44 @@ def declared_in_scope(node: tree_sitter.Node) -> tree_sitter.Node | None:
     return None
 
 
+def in_user_namespace(node: tree_sitter.Node) -> bool:
+    """Is `node` qualified, at any depth, by a namespace other than a library's: `mine::cudaMalloc`, and the `cub`
+    of `at::cuda::cub::inclusive_scan` (PyTorch's own `cub` namespace), but not `cub::BlockReduce`."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type == "qualified_identifier":
+        scope = parent.child_by_field_name("scope")
+        if scope is not None and scope != child and scope.type == "namespace_identifier" \
+                and scope.text.decode() not in LIBRARY_NAMESPACES:
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
+def _named_by_user(name: tree_sitter.Node | None) -> bool:
+    return name is not None and name.type == "namespace_identifier" and name.text.decode() not in LIBRARY_NAMESPACES
+
+
+def defined_in_user_namespace(node: tree_sitter.Node) -> bool:
+    """Is `node` the name of a namespace defined inside a user namespace (`namespace at { namespace cuda {
+    namespace cub {` or `namespace at::cuda::cub {`)? `namespace cub {` alone reopens CUB's namespace."""
+    parent = node.parent
+    while parent is not None and parent.type == "nested_namespace_specifier":
+        if any(_named_by_user(c) for c in parent.named_children if c.end_byte <= node.start_byte):
+            return True
+        parent = parent.parent
+    if parent is None or parent.type != "namespace_definition":
+        return False
+    outer = parent.parent
+    while outer is not None:
+        if outer.type == "namespace_definition":
+            name = outer.child_by_field_name("name")
+            if _named_by_user(name) or (name is not None and name.type == "nested_namespace_specifier"
+                                         and any(_named_by_user(c) for c in name.named_children)):
+                return True
+        outer = outer.parent
+    return False
+
+
 def classify(node: tree_sitter.Node) -> Context:
     kind = node.type
     if kind == "comment":
@@ -118,10 +156,10 @@ def classify(node: tree_sitter.Node) -> Context:
         return Context.CODE
     if parent.type in STRING_TYPES:
         return Context.STRING
-    if parent.type == "qualified_identifier" and parent.child_by_field_name("scope") != node:
-        scope = parent.child_by_field_name("scope")
-        if scope is not None and scope.type == "namespace_identifier" and scope.text.decode() not in LIBRARY_NAMESPACES:
-            return Context.USER_SCOPE
+    if parent.type == "qualified_identifier" and in_user_namespace(node):
+        return Context.USER_SCOPE
+    if parent.type in ("namespace_definition", "nested_namespace_specifier") and defined_in_user_namespace(node):
+        return Context.USER_SCOPE
     if (parent.type in DECLARATIONS or parent.type.endswith("_declarator")) and declared_in_scope(node):
         return Context.USER_SCOPE
     return Context.CODE

@@ -27,6 +27,10 @@ class CudaApiIdentifier(CppRule):
         Valid("// call cudaMalloc first\nint x;"),
         Valid("int my_cudaMalloc(void**, int);\nint y = my_cudaMalloc(0, 0);"),
         Valid("namespace mine { int cudaMalloc(void**, int); }\nint z = mine::cudaMalloc(0, 0);"),
+        # PyTorch's own at::cuda::cub namespace: neither its definition nor its qualified uses are CUB's
+        Valid("namespace at { namespace cuda { namespace cub { void scan(); } } }\n"
+              "void f() { at::cuda::cub::scan(); }\nnamespace at::cuda::cub { void sort(); }\n"),
+        Invalid("void g() { ::cub::WarpReduce<int> w; }", fixed="void g() { ::hipcub::WarpReduce<int> w; }"),
         Valid("struct S { int cudaFree; };\nint g(S s) { return s.cudaFree; }"),
         Valid("#define MSG \"cudaMalloc\"\n"),
         Valid("hipMalloc(&p, n);"),

@@ -12,7 +12,7 @@ launched with `<<<>>>` its grid sync is undefined (it may hang). That launch is 
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, int_value, matches, text
+from migrate.cpp.lanes import arguments, callee, int_value, matches, text, trees
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -55,6 +55,9 @@ class TiledPartitionAsWarp(CppRule):
         Valid("namespace cg = cooperative_groups;\n"
               "__global__ void step(int* x) { cg::this_grid().sync(); }\n"
               "void run(int* x) { void* a[] = {&x}; hipLaunchCooperativeKernel((void*)step, 64, 256, a, 0, 0); }\n"),
+        Invalid("#define WARP_OF(b) cooperative_groups::tiled_partition(b, 32)\n",
+                fixed="#define WARP_OF(b) cooperative_groups::tiled_partition(b, warpSize)\n",
+                options=UNSAFE, line=1, message=HALF + "; use warpSize"),
         Valid("// a thread_block_tile<32> would be half a wavefront\n__global__ void k() {}\n"),
         Valid("__global__ void plain(int* x) { x[0] = 1; }\nvoid run(int* x) { plain<<<1, 1>>>(x); }\n"),
     ]
@@ -66,23 +69,8 @@ class TiledPartitionAsWarp(CppRule):
 
     def _findings(self, ctx):
         root = ctx.tree.root_node
-        if b"tiled_partition" in ctx.data:
-            for _, m in matches(CALLS, root):
-                call = m["call"][0]
-                if callee(call) != "tiled_partition" or m["f"][0].type == "template_function" or \
-                        any(c.type == "template_function" for c in m["f"][0].named_children):
-                    continue
-                args = arguments(call)
-                if len(args) == 2 and int_value(text(args[1])) == 32:
-                    size = args[1]
-                    yield self.finding(ctx, call.start_byte, call.end_byte, HALF + "; use warpSize",
-                                       edits=[Edit(size.start_byte, size.end_byte, "warpSize")], title="Use warpSize")
-        for _, m in matches(TILES, root):
-            args = m["args"][0]
-            if [int_value(text(a)) for a in args.named_children] == [32]:
-                node = args.parent
-                yield self.finding(ctx, node.start_byte, node.end_byte,
-                                   HALF + "; size it per architecture (64 on CDNA)")
+        for tree in trees(ctx, MAYBE):  # the file, and #define bodies (a CG_WARP(b) macro hides the call)
+            yield from self._tiles(ctx, tree)
         # thread_block_tile<32> declared in a body often parses as a comparison, so the type is found by its
         # tokens: the identifier must not be in a comment or a string.
         for m in TILE_TYPE.finditer(ctx.data):
@@ -91,6 +79,27 @@ class TiledPartitionAsWarp(CppRule):
                 yield self.finding(ctx, m.start(), m.end(), HALF + "; size it per architecture (64 on CDNA)")
         if b"this_grid" in ctx.data and b"<<<" in ctx.data:
             yield from self._cooperative(ctx, root)
+
+    def _tiles(self, ctx, tree):
+        base = tree.base
+        if b"tiled_partition" in tree.data:
+            for _, m in matches(CALLS, tree.root):
+                call = m["call"][0]
+                if callee(call) != "tiled_partition" or m["f"][0].type == "template_function" or \
+                        any(c.type == "template_function" for c in m["f"][0].named_children):
+                    continue
+                args = arguments(call)
+                if len(args) == 2 and int_value(text(args[1])) == 32:
+                    size = args[1]
+                    yield self.finding(ctx, base + call.start_byte, base + call.end_byte, HALF + "; use warpSize",
+                                       edits=[Edit(base + size.start_byte, base + size.end_byte, "warpSize")],
+                                       title="Use warpSize")
+        for _, m in matches(TILES, tree.root):
+            args = m["args"][0]
+            if [int_value(text(a)) for a in args.named_children] == [32]:
+                node = args.parent
+                yield self.finding(ctx, base + node.start_byte, base + node.end_byte,
+                                   HALF + "; size it per architecture (64 on CDNA)")
 
     def _cooperative(self, ctx, root):
         grid_kernels = set()

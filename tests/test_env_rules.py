@@ -435,3 +435,140 @@ def test_shell_in_a_double_quoted_yaml_scalar_gets_single_quotes(tmp_path):
     assert result.new.decode() == ('steps:\n  - run: "export PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' && make"\n'
                                    '  - run: export PYTORCH_ROCM_ARCH="gfx90a;gfx940"\n')
     assert not parse("yaml", result.new).root_node.has_error
+
+
+# -- ConfigMaps and Secrets; Dockerfile exec form -------------------------------------------------------------
+
+CONFIGMAP = '''\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: trainer-env
+data:
+  CUDA_VISIBLE_DEVICES: "0,1"
+  NCCL_DEBUG: INFO
+  CUDA_LAUNCH_BLOCKING: "1"  # debugging a crash
+  train.yaml: |
+    CUDA_HOME: /usr/local/cuda
+'''
+
+EXEC_FORM = '''\
+FROM python:3.11
+ENV NCCL_SOCKET_IFNAME=eth0
+RUN ["/bin/sh", "-c", "export CUDA_VISIBLE_DEVICES=0 && python train.py"]
+RUN ["/bin/bash", "-o", "pipefail", "-c", "TORCH_CUDA_ARCH_LIST=8.0 pip install -e . 2>&1 | tee \\"b.txt\\""]
+CMD ["sh", "-c", "CUDA_LAUNCH_BLOCKING=\\"1\\" exec python serve.py --home \\"${CUDA_HOME:-/usr/local/cuda}\\""]
+ENTRYPOINT ["python", "-m", "trainer", "CUDA_LAUNCH_BLOCKING=1"]
+'''
+
+EXEC_FORM_MIGRATED = '''\
+FROM python:3.11
+ENV NCCL_SOCKET_IFNAME=eth0
+RUN ["/bin/sh", "-c", "export CUDA_VISIBLE_DEVICES=0 && python train.py"]
+RUN ["/bin/bash", "-o", "pipefail", "-c", "PYTORCH_ROCM_ARCH='gfx90a;gfx940' pip install -e . 2>&1 | tee \\"b.txt\\""]
+CMD ["sh", "-c", "AMD_SERIALIZE_KERNEL=\\"3\\" exec python serve.py --home \\"${ROCM_PATH:-/opt/rocm}\\""]
+ENTRYPOINT ["python", "-m", "trainer", "CUDA_LAUNCH_BLOCKING=1"]
+'''
+
+JOB_ENV_FROM = '''\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: t}
+spec:
+  template:
+    spec:
+      containers:
+      - name: t
+        image: registry.example.org/trainer:1.0
+        envFrom:
+        - configMapRef: {name: trainer-env}
+        env:
+        - name: CUDA_VISIBLE_DEVICES
+          value: "0"
+'''
+
+
+def exec_arrays(text: str) -> list[list[str]]:
+    """The JSON arrays of a Dockerfile's exec-form instructions, decoded as Docker decodes them."""
+    import json
+    return [json.loads(line.split(" ", 1)[1]) for line in text.splitlines() if line.split(" ", 1)[-1].startswith("[")]
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory):
+    return migrate_tree(tmp_path_factory.mktemp("stores"),
+                        {"k8s/cm.yaml": CONFIGMAP, "Dockerfile": EXEC_FORM, "k8s/job.yaml": JOB_ENV_FROM})
+
+
+def test_configmap_keys_are_variables(stores):
+    result = stores["k8s/cm.yaml"]
+    assert result.new.decode() == CONFIGMAP.replace('CUDA_LAUNCH_BLOCKING: "1"', 'AMD_SERIALIZE_KERNEL: "3"')
+    # a key holding a file (train.yaml: |) is not a variable, and the file's text is not read
+    assert env_findings(result) == [("PY023", 6), ("PY020", 8)]
+    assert not parse("yaml", result.new).root_node.has_error
+
+
+def test_dockerfile_exec_form_shell_strings(stores):
+    result = stores["Dockerfile"]
+    assert result.new.decode() == EXEC_FORM_MIGRATED
+    assert env_findings(result) == [("PY023", 3), ("PY021", 4), ("PY020", 5), ("PY022", 5)]
+    assert not parse("docker", result.new).root_node.has_error
+    # the fixed JSON still decodes, to the shell strings the rules meant
+    assert exec_arrays(result.new.decode())[1:3] == [
+        ["/bin/bash", "-o", "pipefail", "-c",
+         "PYTORCH_ROCM_ARCH='gfx90a;gfx940' pip install -e . 2>&1 | tee \"b.txt\""],
+        ["sh", "-c", 'AMD_SERIALIZE_KERNEL="3" exec python serve.py --home "${ROCM_PATH:-/opt/rocm}"']]
+
+
+def test_env_from_is_not_resolved_but_its_configmap_is_checked(stores):
+    result = stores["k8s/job.yaml"]
+    assert result.status is FileStatus.UNCHANGED
+    assert env_findings(result) == [("PY023", 13)]
+
+
+def test_stores_and_exec_form_second_pass_changes_nothing(stores, tmp_path):
+    again = migrate_tree(tmp_path, {path: r.new for path, r in stores.items()})
+    for path, result in again.items():
+        assert result.new == stores[path].new, path
+        assert all(f.fix is None for f in result.findings if f.code in ENV_CODES), path
+
+
+def test_configmap_and_secret_sites():
+    text = ("apiVersion: v1\nkind: List\nitems:\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data: {A: '1', \"B\": b, c.txt: x}\n"
+            "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  C: c\ndata:\n  D: ZA==\n"
+            "---\napiVersion: example.org/v1\nkind: Settings\nmetadata: {name: x}\ndata:\n  E: e\n")
+    assert sites("yaml", "k.yaml", text) == [
+        ("set", "A", "A", "1", "1", "'"),
+        ("set", "B", "B", "b", "b", ""),
+        ("set", "C", "C", "c", "c", ""),  # stringData; a Secret's data is base64, not read
+    ]
+
+
+def test_key_refs_in_the_same_file_follow_the_key():
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata:\n  CUDA_HOME: /usr/local/cuda\n---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n"
+            "    env:\n    - name: HOME_A\n      valueFrom: {configMapKeyRef: {name: cm, key: \"CUDA_HOME\"}}\n"
+            "    - name: HOME_B\n      valueFrom: {configMapKeyRef: {name: other, key: CUDA_HOME}}\n"
+            "    - name: HOME_C\n      valueFrom: {secretKeyRef: {name: cm, key: CUDA_HOME}}\n")
+    ctx = CONTEXTS["yaml"]("p.yaml", text.encode(), OPTIONS, default_packs(), "6.2")
+    (site,) = [s for s in env_sites(ctx) if s.name == "CUDA_HOME"]
+    assert [text.encode()[a:b].decode() for a, b in site.also] == ["CUDA_HOME"]
+    assert text.encode().rfind(b'"CUDA_HOME"') + 1 == site.also[0][0]  # only the ConfigMap cm's key, inside quotes
+
+
+def test_docker_exec_form_sites():
+    text = ('FROM x\n'
+            'RUN ["sh", "-c", "A=\\"a b\\" cmd \\u0024B && export C=\\u0063"]\n'
+            'CMD ["/usr/bin/env", "bash", "-lc", "D=1 run"]\n'
+            'ENTRYPOINT ["bash", "-c"]\n'
+            'HEALTHCHECK CMD ["sh", "-c", "test -n \\"$E\\""]\n'
+            'RUN ["python", "-c", "F=1"]\n'
+            'RUN ["sh", "-c", "G=1 \\x"]\n')
+    assert sites("docker", "Dockerfile", text) == [
+        ("set", "A", "A", "a b", "a b", '"'),
+        ("read", "B", "B", None, None, ""),
+        ("set", "C", "C", "c", "\\u0063", ""),  # the value's span covers the escape that writes it
+        ("set", "D", "D", "1", "1", ""),
+        ("read", "E", "E", None, None, ""),
+    ]

@@ -43,3 +43,17 @@ def test_yaml_run_blocks():
     assert read(ctx) == ([("torch", ["2.4.0+cu124"], " torch==2.4.0+cu124"), ("pip", [], " pip"),
                           ("torchvision", [], " torchvision")],
                          ["https://w.example.org/whl/cu124"])
+
+
+def test_dockerfile_exec_form_with_a_shell():
+    dockerfile = (b'FROM python:3.11\n'
+                  b'RUN ["/bin/sh", "-c", "pip install \\"torch==2.3.1+cu121\\" torch\\u0076ision==0.18.1+cu121 '
+                  b'--index-url https://w.example.org/whl/cu121 && python -c \\"print(1)\\""]\n'
+                  b'CMD ["bash", "-lc", "uv pip install --system nvidia-nccl-cu12 && exec python app.py"]\n'
+                  b'ENTRYPOINT ["pip", "install", "plain-exec-form-runs-no-shell"]\n')
+    ctx = DockerContext("Dockerfile", dockerfile, Options(), default_packs(), "6.2")
+    # torchvision is written with an escape: its bytes are not its text, so it is not read; the drop span of a
+    # requirement in escaped quotes takes the escapes with it
+    assert read(ctx) == ([("torch", ["2.3.1+cu121"], ' \\"torch==2.3.1+cu121\\"'),
+                          ("nvidia-nccl-cu12", [], " nvidia-nccl-cu12")],
+                         ["https://w.example.org/whl/cu121"])

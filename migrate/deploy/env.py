@@ -13,12 +13,19 @@
   `unset X`, reads `$X`, `${X}`, `${X:-default}` (also inside double quotes); `export X` alone re-exports the
   variable it reads.
 - docker (tree-sitter-dockerfile): `ENV X=v Y=w`, `ENV X v`, `ARG X=v` (`ARG X` alone is read from --build-arg),
-  `${X}`/`$X` in instructions, and the shell text of `RUN` (and shell-form `CMD`/`ENTRYPOINT`), parsed with the bash
-  grammar as it is written (bash reads Docker's backslash-newline continuations the same way).
+  `${X}`/`$X` in instructions, and the shell text of `RUN`, `CMD` and `ENTRYPOINT` (migrate/deploy/docker_shell.py):
+  shell form as it is written (bash reads Docker's backslash-newline continuations the same way), and the command
+  string of exec form that runs a shell (`RUN ["/bin/sh", "-c", "..."]`), JSON-decoded, parsed with the bash grammar;
+  a site's spans there cover the escapes that write it, and its `outer` is `"`.
 - yaml (tree-sitter-yaml): `env:`, `environment:` and `variables:` at any level: a map (`X: v`, GitLab's
   `X: {value: v}`), a Kubernetes list (`- name: X` with `value: v` or `valueFrom:`), a compose list (`- X=v`, and
   `- X` which passes the host's X through); and the shell text of `run:`, `script:`, `before_script:`,
-  `after_script:` (a scalar or a list of scalars), parsed with the bash grammar.
+  `after_script:` (a scalar or a list of scalars), parsed with the bash grammar. The keys of a Kubernetes
+  ConfigMap's `data` and a Secret's `stringData` (a container takes them as variables through `envFrom`, or one
+  through `valueFrom: configMapKeyRef`/`secretKeyRef`) are variables set, their values literal values; a Secret's
+  `data` (base64) is not read. A `configMapKeyRef`/`secretKeyRef` in the same file that names such a key by its
+  object's name and the key gets the key's span in `also`, so that a rename (`rename`) renames it too; references
+  from other files are not followed (neither is `envFrom` to the ConfigMap's keys, which needs no edit).
 
 Each site is an `EnvSite`: the variable's name and the byte span of the name as written (inside the quotes of a
 Python or YAML string), what the site does (`Access`), and for a literal value (or a read's literal default) its
@@ -35,6 +42,8 @@ from dataclasses import dataclass, replace
 import libcst as cst
 import tree_sitter
 
+from migrate.deploy import docker_shell
+from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import parse, walk
 from migrate.model import Edit
 
@@ -58,7 +67,8 @@ class EnvSite:
     value_end: int | None = None
     quote: str = ""  # the quote around the value as written ("" when bare)
     syntax: str = ""  # what the value is written in: "python", "shell", "docker" (ENV/ARG) or "yaml"
-    outer: str = ""  # shell text inside a quoted YAML scalar: that scalar's quote
+    outer: str = ""  # shell text inside a quoted YAML scalar or a JSON string (Dockerfile exec form): its quote
+    also: tuple[tuple[int, int], ...] = ()  # other spans naming this variable, renamed with it (a ConfigMap key's refs)
 
     @property
     def literal(self) -> bool:
@@ -73,14 +83,16 @@ _SHELL_SPECIAL = re.compile(r"[\s;&|<>()$`\\\"'*?\[\]#~{}!]")
 def written(site: EnvSite, text: str) -> str:
     """`text` as the new value of `site`: bare shell words that need it get double quotes (`gfx90a;gfx940`)."""
     if site.syntax in ("shell", "docker") and not site.quote and _SHELL_SPECIAL.search(text):
-        quote = "'" if site.outer == '"' else '"'  # inside a double-quoted YAML scalar, " would end it
-        return f"{quote}{text}{quote}"
+        quote = "'" if site.outer == '"' else '"'  # inside a double-quoted YAML scalar or JSON string, " would end it
+        text = f"{quote}{text}{quote}"
+    if site.outer == '"':  # YAML's double-quoted scalars and JSON strings escape \ and " alike
+        text = text.replace("\\", "\\\\").replace('"', '\\"')
     return text
 
 
 def rename(site: EnvSite, new_name: str, new_value: str | None = None) -> list[Edit]:
     """Edits that rename the variable at `site` and, when `new_value` is given, replace its literal value."""
-    edits = [Edit(site.start, site.end, new_name)]
+    edits = [Edit(site.start, site.end, new_name)] + [Edit(start, end, new_name) for start, end in site.also]
     if new_value is not None and site.literal and new_value != site.value:
         edits.append(Edit(site.value_start, site.value_end, written(site, new_value)))
     return edits
@@ -307,7 +319,7 @@ def _docker_value(ctx, node: tree_sitter.Node | None):
 
 def _docker_sites(ctx):
     data = ctx.data
-    for node in ctx.nodes("env_pair", "arg_instruction", "expansion", "shell_command"):
+    for node in ctx.nodes("env_pair", "arg_instruction", "expansion"):
         if node.type in ("env_pair", "arg_instruction"):
             name = node.child_by_field_name("name")
             if name is None or not NAME.fullmatch(ctx.node_text(name)):
@@ -328,9 +340,19 @@ def _docker_sites(ctx):
             if variable is not None:
                 yield EnvSite(ctx.node_text(variable), variable.start_byte, variable.end_byte, Access.READ,
                               syntax="docker")
-        else:  # the shell text of RUN (or of a shell-form CMD/ENTRYPOINT)
-            fragment = data[node.start_byte:node.end_byte]
-            yield from _bash_sites(parse("shell", fragment).root_node, fragment, node.start_byte)
+    for root, shell in docker_shell.trees(ctx):  # RUN, CMD, ENTRYPOINT: shell form, or exec form with `sh -c`
+        for site in _bash_sites(root, shell.text, 0):
+            yield _placed(site, shell)
+
+
+def _placed(site: EnvSite, shell) -> EnvSite:
+    """A site found in a `docker_shell.ShellText`, with its offsets in the file (inside an exec-form JSON string,
+    `outer` says so: new values are written with single quotes and JSON's escapes)."""
+    def at(offset: int | None) -> int | None:
+        return None if offset is None else shell.at(offset)
+
+    return replace(site, start=at(site.start), end=at(site.end), value_start=at(site.value_start),
+                   value_end=at(site.value_end), outer=shell.quote)
 
 
 # -- yaml ----------------------------------------------------------------------------------------------------
@@ -464,6 +486,56 @@ def _yaml_sites(ctx):
             yield from _yaml_env(ctx, value)
         elif key[0] in SCRIPT_KEYS:
             yield from _yaml_script(ctx, value)
+    yield from _stored_sites(ctx)
+
+
+# A ConfigMap's `data` and a Secret's `stringData` become a container's environment through `envFrom` (or one key
+# through `valueFrom: configMapKeyRef`/`secretKeyRef`); a Secret's `data` holds base64, not the values.
+STORES = {"ConfigMap": ("data", "configMapKeyRef"), "Secret": ("stringData", "secretKeyRef")}
+
+
+def _key_refs(ctx) -> dict[tuple[str, str, str], list[tuple[int, int]]]:
+    """(`configMapKeyRef`/`secretKeyRef`, object name, key) -> spans of the `key:` scalars naming it in this file."""
+    found: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
+    data = ctx.data
+    for pair in ctx.nodes(*y.PAIRS):
+        ref = y.key(data, pair)
+        if ref not in ("configMapKeyRef", "secretKeyRef"):
+            continue
+        value = y.value_node(pair)
+        name, key = y.get(data, value, "name"), y.get(data, value, "key")
+        name_text = y.scalar(data, y.value_node(name)) if name is not None else None
+        scalar = _scalar(ctx, y.value_node(key)) if key is not None else None
+        if name_text is not None and scalar is not None:
+            found.setdefault((ref, name_text, scalar[0]), []).append((scalar[1], scalar[2]))
+    return found
+
+
+def _stored_sites(ctx):
+    """The keys of ConfigMaps' `data` and Secrets' `stringData` as variables set; a `configMapKeyRef`/`secretKeyRef`
+    of this file that names one by its object and key is renamed with it (`also`)."""
+    data = ctx.data
+    if b"ConfigMap" not in data and b"Secret" not in data:
+        return
+    refs = None
+    for kind, top in y.kubernetes_objects(data, ctx.root):
+        if kind not in STORES:
+            continue
+        values, ref = STORES[kind]
+        store = y.get(data, top, values)
+        if store is None:
+            continue
+        metadata = y.get(data, top, "metadata")
+        object_name = y.field(data, y.value_node(metadata), "name") if metadata is not None else None
+        for key, value in _pairs(y.value_node(store)):
+            name = _scalar(ctx, key)
+            site = _yaml_site(name, _scalar(ctx, value)) if name is not None else None
+            if site is None:
+                continue
+            if refs is None:
+                refs = _key_refs(ctx)
+            also = tuple(refs.get((ref, object_name, site.name), ())) if object_name is not None else ()
+            yield replace(site, also=also) if also else site
 
 
 # -- python --------------------------------------------------------------------------------------------------

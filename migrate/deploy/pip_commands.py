@@ -1,5 +1,6 @@
-"""The requirements and index URLs of `pip install` command lines in shell scripts, Dockerfile `RUN`
-instructions and YAML `run:`/`script:`/`command:` scalars, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
+"""The requirements and index URLs of `pip install` command lines in shell scripts, Dockerfile `RUN`/`CMD`/`ENTRYPOINT`
+instructions (shell form, or the command string of exec form with `sh -c`) and YAML `run:`/`script:`/`command:`
+scalars, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
 wheel rules (PY040-PY044) read `RUN pip install torch==2.3.1+cu121 --index-url .../whl/cu121` like a requirements
 file.
 
@@ -7,13 +8,16 @@ A command is found by its words: `pip`/`pip3`/`pip3.11`, `python -m pip`, `uv pi
 run to the end of the command (`&&`, `||`, `;`, `|`, or a line end that no backslash continues). Quoted words
 count without their quotes. Options that take a value (`-r FILE`, `--target DIR`, ...) are skipped with it;
 `-i`/`--index-url`/`--extra-index-url`/`-f`/`--find-links` give index URLs. Words built at run time (`$TORCH`,
-`"torch==${V}"`) are not read. Dropping a requirement deletes the word and the blank before it.
+`"torch==${V}"`) are not read, nor, inside an exec-form JSON string, a word written with an escape sequence
+(`torch\u003d\u003d2.3`): rules edit inside the bytes of what they read. Dropping a requirement deletes the word
+(with its quotes, escaped or not) and the blank before it.
 """
 from __future__ import annotations
 
 import re
 
 from migrate.deploy import yaml_nodes as y
+from migrate.deploy.docker_shell import ShellText, shell_texts
 from migrate.deploy.dependencies import INDEX_OPTIONS, Dependency, IndexUrl, pep508
 
 # A pip install at the start of a command: the region's start, or after a separator (not `echo pip install`).
@@ -30,38 +34,46 @@ VALUED = {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--pref
 SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "command", "args"}
 
 
-def regions(ctx) -> list[tuple[int, str]]:
-    """(byte start, text) of the shell text of a script's commands, a Dockerfile's RUN instructions, or the
-    `run:`/`script:`/`command:` scalars of a YAML file (CI steps, compose and Kubernetes commands)."""
+def regions(ctx) -> list[ShellText]:
+    """The shell text of a script's commands, a Dockerfile's RUN/CMD/ENTRYPOINT instructions (shell form, or exec
+    form with `sh -c`: migrate/deploy/docker_shell.py), or the `run:`/`script:`/`command:` scalars of a YAML file (CI
+    steps, compose and Kubernetes commands)."""
     if ctx.kind == "shell":
         nodes = [n for n in ctx.nodes("command", "redirected_statement") if n.type == "command"]
-        return [(n.start_byte, ctx.node_text(n)) for n in nodes]
+        return [ShellText(ctx.data[n.start_byte:n.end_byte], n.start_byte) for n in nodes]
     if ctx.kind == "yaml":
-        return [(n.start_byte, ctx.node_text(n)) for n in y.scalars(ctx.root)
+        return [ShellText(ctx.data[n.start_byte:n.end_byte], n.start_byte) for n in y.scalars(ctx.root)
                 if b"install" in ctx.data[n.start_byte:n.end_byte] and (y.path(ctx.data, n) or [""])[-1] in SCRIPT_KEYS]
-    return [(n.start_byte, ctx.node_text(n)) for n in ctx.nodes("shell_command")]
+    return list(shell_texts(ctx))
 
 
 def pip_commands(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
     deps: list[Dependency] = []
     urls: list[IndexUrl] = []
     seen: set[int] = set()
-    for base, text in regions(ctx):
+    for shell in regions(ctx):
+        text = shell.text.decode("utf-8", "replace")
         for command in PIP_INSTALL.finditer(text):
-            if base + command.start() in seen:
+            where = shell.at(len(text[:command.start()].encode()))
+            if where in seen:
                 continue
-            seen.add(base + command.start())
+            seen.add(where)
             end = END.search(text, command.end())
-            _read_arguments(text, command.end(), end.start() if end else len(text), base, deps, urls)
+            _read_arguments(text, command.end(), end.start() if end else len(text), shell, deps, urls)
     return deps, urls
 
 
-def _read_arguments(text: str, start: int, stop: int, base: int, deps: list, urls: list) -> None:
-    def at(char: int) -> int:
-        return base + len(text[:char].encode())
+def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: list, urls: list) -> None:
+    def offset(char: int) -> int:
+        return len(text[:char].encode())
 
+    def at(char: int) -> int:
+        return shell.at(offset(char))
+
+    # a word written with escapes (inside an exec-form JSON string) is not read: rules edit inside its bytes
     words = [(m.start(m.lastindex), m.end(m.lastindex), m.group(m.lastindex), m.start())
-             for m in WORD.finditer(text, start, stop) if m.group(0) != "\\"]
+             for m in WORD.finditer(text, start, stop) if m.group(0) != "\\"
+             and shell.exact(offset(m.start(m.lastindex)), offset(m.end(m.lastindex)))]
     skip_next = False
     for index, (begin, end, word, outer) in enumerate(words):
         if skip_next:

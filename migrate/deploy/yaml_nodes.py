@@ -57,6 +57,12 @@ def get(data: bytes, node: tree_sitter.Node | None, name: str) -> tree_sitter.No
     return next((p for p in pairs(node) if key(data, p) == name), None)
 
 
+def field(data: bytes, node: tree_sitter.Node | None, name: str) -> str | None:
+    """The scalar text of the value of key `name` in the mapping `node` holds, or None."""
+    pair = get(data, node, name) if node is not None else None
+    return scalar(data, value_node(pair)) if pair is not None else None
+
+
 def items(node: tree_sitter.Node | None) -> list[tree_sitter.Node]:
     """The item nodes of a block or flow sequence a value node holds."""
     while node is not None and node.type in ("block_node", "flow_node"):
@@ -88,6 +94,23 @@ def documents(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
             found = mapping(child)
             if found is not None:
                 yield found
+
+
+def kubernetes_objects(data: bytes, root: tree_sitter.Node) -> Iterator[tuple[str, tree_sitter.Node]]:
+    """(kind, top-level mapping) of each Kubernetes object of a YAML stream: every document with `apiVersion` and
+    `kind`, and the items of a `kind: List` (or `ConfigMapList`, ...)."""
+    for top in documents(root):
+        kind = field(data, top, "kind")
+        if kind is None or get(data, top, "apiVersion") is None:
+            continue
+        if kind.endswith("List"):
+            listed = get(data, top, "items")
+            for item in items(value_node(listed)) if listed is not None else []:
+                inner = field(data, item, "kind")
+                if inner is not None and mapping(item) is not None:
+                    yield inner, mapping(item)
+            continue
+        yield kind, top
 
 
 def scalars(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

@@ -1,5 +1,6 @@
-"""A torch, torchvision or torchaudio pin with a CUDA local version (`torch==2.3.0+cu121`,
-`torchvision==0.18.0+cu118`, poetry's `torch = "2.3.0+cu121"`) in a requirements file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`).
+"""A torch, torchvision or torchaudio pin with a CUDA local version (`torch==2.3.0+cu121`, `torchvision==0.18.0+cu118`,
+poetry's `torch = "2.3.0+cu121"`) in a requirements file or pyproject.toml (or a `pip install` line of a shell
+script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included).
 
 Why: the `+cuXYZ` wheels are PyTorch's CUDA builds; they do not use AMD GPUs. The ROCm builds of the same release
 carry `+rocmX.Y` instead (`torch==2.3.0+rocm6.0`) and live on the matching ROCm index (rule PY040 moves the index).
@@ -29,6 +30,11 @@ class CudaLocalVersion(FileRule):
         Invalid("#!/bin/sh\npip install torch==2.3.1+cu121 torchvision==0.18.1+cu121\n",
                 fixed="#!/bin/sh\npip install torch==2.3.1+rocm6.0 torchvision==0.18.1+rocm6.0\n", path="install.sh",
                 line=2),
+        Invalid('FROM python:3.11\n'
+                'RUN ["/bin/sh", "-c", "pip install \\"torch==2.3.1+cu121\\" torchvision==0.18.1+cu121"]\n',
+                fixed='FROM python:3.11\n'
+                      'RUN ["/bin/sh", "-c", "pip install \\"torch==2.3.1+rocm6.0\\" torchvision==0.18.1+rocm6.0"]\n',
+                path="Dockerfile", line=2),
         Invalid("torch==2.3.0+cu121\ntorchvision==0.18.0+cu121\ntorchaudio==2.3.0+cu121  # audio\n",
                 fixed="torch==2.3.0+rocm6.0\ntorchvision==0.18.0+rocm6.0\ntorchaudio==2.3.0+rocm6.0  # audio\n",
                 line=1,

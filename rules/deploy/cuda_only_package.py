@@ -1,5 +1,6 @@
-"""Dependencies that only work with NVIDIA's CUDA, in a requirements file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`): PyCUDA, CUDA Python,
-the NVML bindings (`nvidia-ml-py`, `pynvml`), TensorRT, `onnxruntime-gpu`, NVIDIA DALI, and CUDA builds pinned by
+"""Dependencies that only work with NVIDIA's CUDA, in a requirements file or pyproject.toml (or a `pip install` line of
+a shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included): PyCUDA, CUDA Python, the
+NVML bindings (`nvidia-ml-py`, `pynvml`), TensorRT, `onnxruntime-gpu`, NVIDIA DALI, and CUDA builds pinned by
 version or URL (`torch-scatter==2.1.2+pt23cu121`, `flash-attn @ https://.../flash_attn-2.5.8+cu122torch2.3...whl`).
 
 Why: each of them loads NVIDIA's driver or CUDA libraries, which an AMD machine does not have; they fail at import or

@@ -1,7 +1,8 @@
 """A package index or find-links URL that names PyTorch's CUDA wheels (`--index-url .../whl/cu121`,
 `--extra-index-url .../cu118`, `-f .../cu124`, a `[[tool.uv.index]]`/`[[tool.poetry.source]]` `url`, `[tool.uv]`
 `index-url`/`extra-index-url`) in a requirements file or pyproject.toml, or in a `pip install` command of a
-shell script or a Dockerfile's `RUN` (migrate/deploy/pip_commands.py).
+shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included
+(migrate/deploy/pip_commands.py).
 
 Why: those indexes hold torch, torchvision and torchaudio built against CUDA; on an AMD GPU `torch.cuda.is_available()`
 is False with them. PyTorch publishes the ROCm builds on sibling indexes named after the ROCm version
@@ -38,6 +39,12 @@ class CudaWheelIndexUrl(FileRule):
               path="pyproject.toml"),
         Invalid("FROM python:3.11\nRUN pip install torch==2.3.1 --index-url https://wheels.example.org/whl/cu121\n",
                 fixed="FROM python:3.11\nRUN pip install torch==2.3.1 --index-url https://wheels.example.org/whl/rocm6.0\n",
+                path="Dockerfile", line=2),
+        Invalid('FROM python:3.11\n'
+                'CMD ["bash", "-ec", "pip install --index-url https://wheels.example.org/whl/cu124 torch && '
+                'python app.py"]\n',
+                fixed='FROM python:3.11\nCMD ["bash", "-ec", '
+                      '"pip install --index-url https://wheels.example.org/whl/rocm7.1 torch && python app.py"]\n',
                 path="Dockerfile", line=2),
         Invalid("--index-url https://wheels.example.org/whl/cu121\ntorch==2.3.0\n",
                 fixed="--index-url https://wheels.example.org/whl/rocm6.0\ntorch==2.3.0\n", line=1,

@@ -1,5 +1,6 @@
 """CuPy's CUDA wheels as a dependency (`cupy-cuda12x`, `cupy-cuda11x`, older `cupy-cuda117`, ...) in a requirements
-file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`).
+file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`,
+`sh -c` exec form included).
 
 Why: each `cupy-cudaXX` wheel is CuPy compiled for one CUDA major version; it cannot use an AMD GPU. CuPy supports
 ROCm in two ways (CuPy's installation guide, "Using CuPy on AMD GPU"): prebuilt `cupy-rocm-4-3` and `cupy-rocm-5-0`

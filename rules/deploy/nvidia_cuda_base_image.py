@@ -1,4 +1,7 @@
-"""A Dockerfile stage built `FROM nvidia/cuda:<version>-<flavour>-<os>` (also `nvcr.io/nvidia/cuda`).
+"""NVIDIA's CUDA image (`nvidia/cuda:<version>-<flavour>-<os>`, also `nvcr.io/nvidia/cuda`) as a Dockerfile stage's
+`FROM`, or as the `image:` of a container in a Kubernetes pod spec (`containers`, `initContainers`,
+`ephemeralContainers` of a Pod or of any pod template: Deployment, Job, CronJob's `jobTemplate`, ...), a docker
+compose service, or a GitHub Actions job's `container:` or `services:` (migrate/deploy/container_images.py).
 
 Why: NVIDIA's CUDA images hold the CUDA toolkit and libraries; nothing in them drives an AMD GPU. AMD publishes
 `rocm/dev-ubuntu-<release>` images with ROCm installed on the same Ubuntu releases; their `-complete` tags add all
@@ -6,14 +9,17 @@ ROCm libraries, the counterpart of CUDA's `devel` and `cudnn` flavours.
 
 Fix (safe): the image (name and tag) becomes the ROCm image of the same Ubuntu release from the table in
 `migrate/deploy/rocm_images.py` (`-complete` for `devel`/`cudnn` flavours); `--platform`, `AS <name>` and the rest
-of the line stay. Safe because the CUDA image cannot serve an AMD GPU at all and the OS stays the same, but the
-finding is a warning: the ROCm version is hipmigrate's choice, not one derived from the CUDA version (there is no
-such correspondence); pick the tag that matches the host's driver and the ROCm your wheels need. Tags built from
-`ARG`s, digests, a missing tag and operating systems with no `rocm/dev-*` image are reported without a fix.
-Environment variables (`ENV CUDA_HOME=...`) are left to the environment-variable rules.
+of the line stay; in YAML only the scalar's text changes (its quotes and comment stay). Safe because the CUDA
+image cannot serve an AMD GPU at all and the OS stays the same, but the finding is a warning: the ROCm version is
+hipmigrate's choice, not one derived from the CUDA version (there is no such correspondence); pick the tag that
+matches the host's driver and the ROCm your wheels need. Tags built from `ARG`s or variables (`${CUDA_VERSION}`,
+`${{ matrix.cuda }}`), digests, a missing tag, operating systems with no `rocm/dev-*` image and YAML scalars written
+with escapes are reported without a fix. Environment variables (`ENV CUDA_HOME=...`) are left to the
+environment-variable rules.
 """
 from __future__ import annotations
 
+from migrate.deploy.container_images import image_refs
 from migrate.deploy.rocm_images import is_cuda_image, rocm_dev_image
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
@@ -23,7 +29,7 @@ class NvidiaCudaBaseImage(FileRule):
     code = "PY050"
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kind = "docker"
+    file_kinds = ("docker", "yaml")
     example_path = "Dockerfile"
     examples = [
         Valid("FROM rocm/dev-ubuntu-22.04:6.4.1-complete\nRUN echo ok\n"),
@@ -36,30 +42,55 @@ class NvidiaCudaBaseImage(FileRule):
                         "is a choice: check it against the host's driver and the ROCm your wheels need"),
         Invalid("FROM docker.io/nvidia/cuda:12.4.1-runtime-ubuntu24.04\n",
                 fixed="FROM rocm/dev-ubuntu-24.04:7.1.1\n"),
+        Valid("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
+              "    built-from: nvidia/cuda:12.1.1-devel-ubuntu22.04\nspec:\n  containers:\n"
+              "    - name: main\n      image: rocm/dev-ubuntu-22.04:6.4.1\n"
+              "      args: [\"--base\", \"nvidia/cuda:12.1.1-devel-ubuntu22.04\"]\n", path="pod.yaml"),
+        Invalid("apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n"
+                "  schedule: \"0 3 * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n"
+                "          initContainers:\n            - name: warmup\n"
+                "              image: \"nvidia/cuda:12.4.1-runtime-ubuntu22.04\"  # CUDA runtime only\n"
+                "          containers:\n            - name: train\n"
+                "              image: registry.example.org/trainer:1.0\n",
+                fixed="apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n"
+                      "  schedule: \"0 3 * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n"
+                      "          initContainers:\n            - name: warmup\n"
+                      "              image: \"rocm/dev-ubuntu-22.04:6.4.1\"  # CUDA runtime only\n"
+                      "          containers:\n            - name: train\n"
+                      "              image: registry.example.org/trainer:1.0\n",
+                path="cronjob.yaml", line=13),
+        Invalid("services:\n  build:\n    image: nvidia/cuda:12.1.1-cudnn8-devel-ubuntu20.04\n  cache:\n"
+                "    image: redis:7\n",
+                fixed="services:\n  build:\n    image: rocm/dev-ubuntu-20.04:6.1.1-complete\n  cache:\n"
+                      "    image: redis:7\n", path="docker-compose.yml", line=3),
+        Invalid("jobs:\n  test:\n    runs-on: [self-hosted, gpu]\n"
+                "    container: nvcr.io/nvidia/cuda:12.4.1-devel-ubuntu22.04\n    services:\n      sidecar:\n"
+                "        image: 'nvidia/cuda:12.4.1-base-ubuntu24.04'\n",
+                fixed="jobs:\n  test:\n    runs-on: [self-hosted, gpu]\n"
+                      "    container: rocm/dev-ubuntu-22.04:6.4.1-complete\n    services:\n      sidecar:\n"
+                      "        image: 'rocm/dev-ubuntu-24.04:7.1.1'\n", path=".github/workflows/gpu.yml", line=4),
+        Invalid("jobs:\n  test:\n    container:\n      image: nvidia/cuda:${{ matrix.cuda }}-devel-ubuntu22.04\n",
+                path=".github/workflows/gpu.yml", line=4,
+                message="nvidia/cuda:${{ matrix.cuda }}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
+                        "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),
         Invalid("ARG CUDA=12.1.1\nFROM nvidia/cuda:${CUDA}-devel-ubuntu22.04\n", line=2,
                 message="nvidia/cuda:${CUDA}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),
     ]
 
     def check(self, ctx):
-        for instruction in ctx.nodes("from_instruction"):
-            spec = next((c for c in instruction.children if c.type == "image_spec"), None)
-            if spec is None:
+        for ref in image_refs(ctx):
+            if not is_cuda_image(ref.name):
                 continue
-            name = next((c for c in spec.children if c.type == "image_name"), None)
-            if name is None or not is_cuda_image(ctx.node_text(name)):
-                continue
-            tag = next((c for c in spec.children if c.type == "image_tag"), None)
-            digest = any(c.type == "image_digest" for c in spec.children)
-            text = ctx.node_text(spec)
-            head = f"{text} is NVIDIA's CUDA image"
-            plain = tag is not None and not digest and not any(c.type == "expansion" for c in tag.children)
-            target = rocm_dev_image(ctx.node_text(tag)[1:]) if plain else None
+            head = f"{ref.text} is NVIDIA's CUDA image"
+            plain = ref.tag and not ref.digest and not ref.built
+            target = rocm_dev_image(ref.tag) if plain else None
             if target is None:
-                yield self.finding(ctx, spec.start_byte, spec.end_byte, f"{head}: replace it with a rocm/dev-ubuntu-* "
+                yield self.finding(ctx, ref.start, ref.end, f"{head}: replace it with a rocm/dev-ubuntu-* "
                                    "image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand")
                 continue
-            yield self.finding(ctx, spec.start_byte, spec.end_byte,
+            title = f"Build from {target}" if ref.syntax == "docker" else f"Run {target}"
+            yield self.finding(ctx, ref.start, ref.end,
                                f"{head}: {target} is the ROCm image of the same Ubuntu; its ROCm version is a choice: "
                                "check it against the host's driver and the ROCm your wheels need",
-                               edits=[Edit(spec.start_byte, spec.end_byte, target)], title=f"Build from {target}")
+                               edits=[Edit(ref.start, ref.end, target)] if ref.editable else [], title=title)

@@ -1,5 +1,6 @@
 """NVIDIA's CUDA library wheels as dependencies (`nvidia-cublas-cu12`, `nvidia-cudnn-cu12`, `nvidia-nccl-cu12`,
-`nvidia-cuda-runtime-cu12`, `nvidia-cusparselt-cu12`, ...) in a requirements file or pyproject.toml (or a `pip install` line of a shell script or a Dockerfile's `RUN`).
+`nvidia-cuda-runtime-cu12`, `nvidia-cusparselt-cu12`, ...) in a requirements file or pyproject.toml (or a
+`pip install` line of a shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included).
 
 Why: these wheels hold NVIDIA's shared libraries for the CUDA builds of PyTorch and other packages; nothing on an
 AMD GPU loads them. The ROCm builds of PyTorch bring their own ROCm libraries (rocBLAS/hipBLASLt, MIOpen, RCCL,
@@ -35,6 +36,9 @@ class NvidiaCudaLibraryPackage(FileRule):
     example_path = "requirements.txt"
     examples = [
         Valid("torch==2.3.0\nnvidia-ml-py==12.535.133\n"),
+        Invalid('FROM python:3.11\nRUN ["sh", "-c", "pip install numpy \\"nvidia-nccl-cu12==2.20.5\\" && echo ok"]\n',
+                fixed='FROM python:3.11\nRUN ["sh", "-c", "pip install numpy && echo ok"]\n', path="Dockerfile", line=2,
+                options=(("unsafe_fixes", True),)),
         Invalid("FROM python:3.11\nRUN pip install numpy nvidia-cudnn-cu12 && rm -rf /root/.cache\n",
                 fixed="FROM python:3.11\nRUN pip install numpy && rm -rf /root/.cache\n", path="Dockerfile", line=2,
                 options=(("unsafe_fixes", True),)),

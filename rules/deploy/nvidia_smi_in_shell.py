@@ -1,4 +1,7 @@
-"""`nvidia-smi` run from a shell script (also as `/usr/bin/nvidia-smi`).
+"""`nvidia-smi` run from a shell script (also as `/usr/bin/nvidia-smi`), or from a Dockerfile's `RUN`, `CMD`,
+`ENTRYPOINT` or `HEALTHCHECK CMD`: in shell form, or in exec form that runs a shell with a command string
+(`CMD ["sh", "-c", "nvidia-smi -L && python serve.py"]`; migrate/deploy/docker_shell.py). Plain exec form
+(`CMD ["nvidia-smi"]`) runs no shell and is not read.
 
 Why: there is no nvidia-smi on an AMD machine; AMD's tool is `amd-smi` (`rocm-smi` is the older one). The
 options differ, and so does the output.
@@ -12,12 +15,16 @@ What happens, by case (the same as PY011 for Python):
 - Output parsed (in `$(...)` or backquotes, piped into another command, or redirected to a file): WARNING, no fix:
   amd-smi's text has another layout; parse `amd-smi <command> --json` (or `--csv`).
 - Other options: WARNING naming the nearest amd-smi command where there is one.
-Commands whose words are built at run time (`$SMI -L`) are not followed.
+Commands whose words are built at run time (`$SMI -L`) are not followed. Inside an exec-form JSON string the new
+command is written with JSON's escapes (none of the commands above needs one).
 """
 from __future__ import annotations
 
 import os
 
+from migrate.deploy import docker_shell
+from migrate.deploy.context import walk
+from migrate.deploy.docker_shell import ShellText
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 from migrate.smi import EXACT, counterpart
@@ -29,7 +36,7 @@ class NvidiaSmiInShell(FileRule):
     code = "PY063"
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kind = "shell"
+    file_kinds = ("shell", "docker")
     example_path = "check_gpu.sh"
     examples = [
         Valid("#!/bin/sh\namd-smi list\necho 'run nvidia-smi -L to list GPUs'\n# nvidia-smi\n"),
@@ -43,6 +50,19 @@ class NvidiaSmiInShell(FileRule):
                 message="nvidia-smi --query-gpu=memory.used --format=csv,noheader does not exist on AMD machines, and "
                         "its output is parsed here: amd-smi prints another layout: parse `amd-smi metric --mem-usage "
                         "--json` (or --csv)"),
+        Valid('FROM rocm/pytorch:latest\nCMD ["nvidia-smi", "-L"]\nRUN echo "nvidia-smi -L"\n', path="Dockerfile"),
+        Invalid('FROM rocm/pytorch:latest\nRUN nvidia-smi -L\n'
+                'CMD ["/bin/bash", "-lc", "nvidia-smi topo -m && exec python serve.py \\"$@\\""]\n',
+                fixed='FROM rocm/pytorch:latest\nRUN amd-smi list\n'
+                      'CMD ["/bin/bash", "-lc", "amd-smi topology && exec python serve.py \\"$@\\""]\n',
+                path="Dockerfile", line=2),
+        Invalid('FROM rocm/pytorch:latest\nHEALTHCHECK CMD ["sh", "-c", "nvidia-smi > /dev/null || exit 1"]\n',
+                fixed='FROM rocm/pytorch:latest\nHEALTHCHECK CMD ["sh", "-c", "rocm-smi > /dev/null || exit 1"]\n',
+                path="Dockerfile", line=2, options=(("unsafe_fixes", True),)),
+        Invalid('FROM rocm/pytorch:latest\nENTRYPOINT ["sh", "-c", "echo \\"$(nvidia-smi -L | wc -l) GPUs\\""]\n',
+                path="Dockerfile", line=2,
+                message="nvidia-smi -L does not exist on AMD machines, and its output is parsed here: amd-smi prints "
+                        "another layout: parse `amd-smi list --json` (or --csv)"),
         Invalid("#!/bin/bash\nnvidia-smi dmon -c 1\n", line=2,
                 message="nvidia-smi dmon -c 1 does not exist on AMD machines: the nearest amd-smi command is amd-smi "
                         "monitor (its options differ): rewrite this by hand"),
@@ -51,20 +71,22 @@ class NvidiaSmiInShell(FileRule):
     def check(self, ctx):
         if b"nvidia-smi" not in ctx.data:
             return
-        for command in ctx.nodes("command"):
-            name = command.child_by_field_name("name")
-            if name is None or os.path.basename(ctx.node_text(name)) != "nvidia-smi":
-                continue
-            arguments = command.children_by_field_name("argument")
-            if any(a.type not in ("word", "number") for a in arguments):
-                continue  # an expansion or a quoted string: not followed
-            yield from self._command(ctx, command, name, [ctx.node_text(a) for a in arguments])
+        pieces = [(ctx.root, ShellText(ctx.data, 0))] if ctx.kind == "shell" else docker_shell.trees(ctx)
+        for root, shell in pieces:
+            for command in walk(root, "command"):
+                name = command.child_by_field_name("name")
+                if name is None or os.path.basename(_text(shell, name)) != "nvidia-smi":
+                    continue
+                arguments = command.children_by_field_name("argument")
+                if any(a.type not in ("word", "number") for a in arguments):
+                    continue  # an expansion or a quoted string: not followed
+                yield from self._command(ctx, shell, command, name, [_text(shell, a) for a in arguments])
 
-    def _command(self, ctx, command, name, options: list[str]):
+    def _command(self, ctx, shell, command, name, options: list[str]):
         shown = " ".join(["nvidia-smi", *options])
-        start, end = command.start_byte, command.end_byte
+        start, end = shell.at(command.start_byte), shell.at(command.end_byte)
         near = counterpart(tuple(options))
-        if _parsed(ctx, command):
+        if _parsed(shell, command):
             how = f"parse `{near} --json` (or --csv)" if near else "parse an amd-smi command's --json output"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
                                f"here: amd-smi prints another layout: {how}")
@@ -72,12 +94,13 @@ class NvidiaSmiInShell(FileRule):
         new = EXACT.get(tuple(options))
         if new is not None:
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(new)} is its "
-                               "counterpart", edits=[Edit(name.start_byte, end, " ".join(new))],
+                               "counterpart", edits=[Edit(shell.at(name.start_byte), end, shell.escape(" ".join(new)))],
                                title=f"Run {' '.join(new)}", severity=Severity.INFO)
         elif not options:
             yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
                                "table like it and fails without a GPU (amd-smi does so without arguments only in recent "
-                               "ROCm releases)", edits=[Edit(name.start_byte, name.end_byte, "rocm-smi")],
+                               "ROCm releases)",
+                               edits=[Edit(shell.at(name.start_byte), shell.at(name.end_byte), "rocm-smi")],
                                title="Run rocm-smi", applicability=Applicability.UNSAFE)
         else:
             hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
@@ -85,7 +108,11 @@ class NvidiaSmiInShell(FileRule):
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
 
 
-def _parsed(ctx, command) -> bool:
+def _text(shell: ShellText, node) -> str:
+    return shell.text[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _parsed(shell: ShellText, command) -> bool:
     """Is the command's output read: captured, piped on, or written to a file (not /dev/null)?"""
     node = command
     while node.parent is not None:
@@ -98,9 +125,9 @@ def _parsed(ctx, command) -> bool:
             for redirect in parent.children_by_field_name("redirect"):
                 descriptor = redirect.child_by_field_name("descriptor")
                 target = redirect.child_by_field_name("destination")
-                to_stdout = descriptor is None or ctx.node_text(descriptor) == "1"
+                to_stdout = descriptor is None or _text(shell, descriptor) == "1"
                 if redirect.type == "file_redirect" and to_stdout and target is not None \
-                        and ctx.node_text(target) != "/dev/null":
+                        and _text(shell, target) != "/dev/null":
                     return True
         if parent.type in ("program", "compound_statement", "if_statement", "while_statement", "for_statement"):
             return False

@@ -65,6 +65,21 @@ class CudaHomeVariable(FileRule):
         Invalid("FROM ubuntu:22.04\nENV CUDA_HOME=/opt/toolkits/cuda LD_LIBRARY_PATH=${CUDA_HOME}/lib64\n",
                 fixed="FROM ubuntu:22.04\nENV ROCM_PATH=/opt/toolkits/cuda LD_LIBRARY_PATH=${ROCM_PATH}/lib\n",
                 line=2, path="Dockerfile"),
+        Invalid("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: toolkit\ndata:\n  CUDA_HOME: /usr/local/cuda\n"
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: build\nspec:\n  containers:\n    - name: build\n"
+                "      image: rocm/dev-ubuntu-22.04:6.4.1-complete\n      env:\n        - name: CUDA_HOME\n"
+                "          valueFrom:\n            configMapKeyRef: {name: toolkit, key: CUDA_HOME}\n",
+                fixed="apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: toolkit\ndata:\n  ROCM_PATH: /opt/rocm\n"
+                      "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: build\nspec:\n  containers:\n"
+                      "    - name: build\n      image: rocm/dev-ubuntu-22.04:6.4.1-complete\n      env:\n"
+                      "        - name: ROCM_PATH\n          valueFrom:\n"
+                      "            configMapKeyRef: {name: toolkit, key: ROCM_PATH}\n",
+                line=6, path="k8s/build.yaml"),
+        Invalid('FROM ubuntu:22.04\nENTRYPOINT ["/bin/bash", "-o", "pipefail", "-c", '
+                '"export LD_LIBRARY_PATH=${CUDA_HOME}/lib64 && exec \\"$@\\"", "--"]\n',
+                fixed='FROM ubuntu:22.04\nENTRYPOINT ["/bin/bash", "-o", "pipefail", "-c", '
+                      '"export LD_LIBRARY_PATH=${ROCM_PATH}/lib && exec \\"$@\\"", "--"]\n',
+                line=2, path="Dockerfile"),
         Invalid("jobs:\n  build:\n    env:\n      CUDA_HOME: /usr/local/cuda\n      CUDA_PATH: /usr/local/cuda\n",
                 fixed="jobs:\n  build:\n    env:\n      ROCM_PATH: /opt/rocm\n      CUDA_PATH: /usr/local/cuda\n",
                 line=4, path=".github/workflows/ci.yml"),

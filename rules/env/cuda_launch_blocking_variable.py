@@ -1,6 +1,7 @@
 """`CUDA_LAUNCH_BLOCKING` set, unset or read: in Python (`os.environ`, `os.getenv`, subprocess `env=`), shell scripts, `.env` files,
-Dockerfiles (`ENV`, `ARG`, `RUN`) and YAML (Kubernetes `env:`, compose `environment:`, CI `env:`/`variables:`,
-`run:`/`script:` shell text).
+Dockerfiles (`ENV`, `ARG`, `RUN`/`CMD`/`ENTRYPOINT` in shell form or as `sh -c` exec form) and YAML (Kubernetes
+`env:`, ConfigMap `data` and Secret `stringData` keys, compose `environment:`, CI `env:`/`variables:`, `run:`/`script:`
+shell text).
 
 The CUDA runtime makes every launch synchronous under `CUDA_LAUNCH_BLOCKING=1`; the HIP runtime does not read the
 variable. Its counterpart is `AMD_SERIALIZE_KERNEL` (ROCm's runtime flags: 1 waits for the previous work to complete
@@ -29,6 +30,8 @@ SOURCE = "CUDA_LAUNCH_BLOCKING"
 TARGET = "AMD_SERIALIZE_KERNEL"
 VALUES = {"1": "3", "0": "0"}
 MODES = "0 off, 1 wait before each launch, 2 wait after it, 3 both"
+CONFIGMAP = ('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: trainer-env\ndata:\n  CUDA_VISIBLE_DEVICES: "0,1"\n'
+             '  NCCL_DEBUG: INFO\n  CUDA_LAUNCH_BLOCKING: "1"\n')
 
 
 class CudaLaunchBlockingVariable(FileRule):
@@ -61,6 +64,14 @@ class CudaLaunchBlockingVariable(FileRule):
                       'RUN AMD_SERIALIZE_KERNEL=3 python -m pytest \\\n    tests/\n', line=2, path="Dockerfile"),
         Invalid('env:\n  - name: CUDA_LAUNCH_BLOCKING\n    value: "1"\n',
                 fixed='env:\n  - name: AMD_SERIALIZE_KERNEL\n    value: "3"\n', line=2, path="job.yaml"),
+        Valid('FROM rocm/pytorch:latest\nRUN ["echo", "CUDA_LAUNCH_BLOCKING=1"]\n', path="Dockerfile"),
+        Valid("apiVersion: example.org/v1\nkind: Settings\nmetadata:\n  name: s\ndata:\n"
+              "  CUDA_LAUNCH_BLOCKING: \"1\"\n", path="settings.yaml"),
+        Invalid(CONFIGMAP, fixed=CONFIGMAP.replace('CUDA_LAUNCH_BLOCKING: "1"', 'AMD_SERIALIZE_KERNEL: "3"'),
+                line=8, path="configmap.yaml"),
+        Invalid('FROM rocm/pytorch:latest\nRUN ["/bin/sh", "-c", "CUDA_LAUNCH_BLOCKING=1 pytest \\"tests\\""]\n',
+                fixed='FROM rocm/pytorch:latest\nRUN ["/bin/sh", "-c", "AMD_SERIALIZE_KERNEL=3 pytest \\"tests\\""]\n',
+                line=2, path="Dockerfile"),
         Invalid('import os\n\nif os.getenv("CUDA_LAUNCH_BLOCKING") == "1":\n    print("synchronous launches")\n',
                 line=3, message="reads CUDA_LAUNCH_BLOCKING, which the HIP runtime neither reads nor sets: on ROCm "
                                 "launches are serialized by AMD_SERIALIZE_KERNEL (0 off, 1 wait before each launch, "

@@ -35,6 +35,10 @@ class CudaVisibleDevicesVariable(FileRule):
                 message="reads CUDA_VISIBLE_DEVICES: on ROCm GPUs may also be selected with HIP_VISIBLE_DEVICES or "
                         "ROCR_VISIBLE_DEVICES, which this read does not see"),
         Invalid("CUDA_VISIBLE_DEVICES=0 torchrun --nproc-per-node 1 train.py\n", line=1, path="run.sh"),
+        Invalid("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: trainer-env\ndata:\n"
+                "  CUDA_VISIBLE_DEVICES: \"0,1\"\n  NCCL_DEBUG: INFO\n", line=6, path="configmap.yaml"),
+        Invalid('FROM python:3.11\nRUN ["/bin/sh", "-c", "export CUDA_VISIBLE_DEVICES=0 && python train.py"]\n', line=2,
+                path="Dockerfile"),
         Invalid("services:\n  trainer:\n    environment:\n      - CUDA_VISIBLE_DEVICES=0\n", line=4,
                 path="docker-compose.yml"),
     ]

@@ -38,6 +38,8 @@ class NvidiaContainerVariable(FileRule):
                                 "HIP_VISIBLE_DEVICES; give the container those devices where it is started"),
         Invalid("spec:\n  containers:\n    - name: train\n      env:\n        - name: NVIDIA_VISIBLE_DEVICES\n"
                 "          value: all\n", line=5, path="job.yaml"),
+        Invalid("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gpu\ndata:\n  NVIDIA_VISIBLE_DEVICES: all\n",
+                line=6, path="configmap.yaml"),
         Invalid("docker run --rm -e NVIDIA_VISIBLE_DEVICES=0 img\nNVIDIA_VISIBLE_DEVICES=0 ./start.sh\n", line=1,
                 path="run.sh"),
     ]

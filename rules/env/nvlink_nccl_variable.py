@@ -51,6 +51,13 @@ class NvlinkNcclVariable(FileRule):
         Invalid('import os\nos.environ.update(NCCL_MNNVL_ENABLE="0", NCCL_NET_GDR_LEVEL="NVL")\n',
                 fixed='import os\nos.environ.update(NCCL_MNNVL_ENABLE="0", NCCL_NET_GDR_LEVEL="XGMI")\n', line=2,
                 options=(("unsafe_fixes", True),), path="train.py"),
+        Invalid("apiVersion: v1\nkind: Secret\nmetadata:\n  name: nccl\nstringData:\n"
+                "  NCCL_P2P_LEVEL: NVL  # NVLink islands\n  NCCL_SOCKET_IFNAME: eth0\n",
+                fixed="apiVersion: v1\nkind: Secret\nmetadata:\n  name: nccl\nstringData:\n"
+                      "  NCCL_P2P_LEVEL: XGMI  # NVLink islands\n  NCCL_SOCKET_IFNAME: eth0\n",
+                line=6, path="secret.yaml", options=(("unsafe_fixes", True),)),
+        Invalid('FROM rocm/pytorch:latest\nCMD ["sh", "-c", "NCCL_NVLS_ENABLE=0 exec torchrun train.py"]\n', line=2,
+                path="Dockerfile"),
         Invalid("spec:\n  template:\n    spec:\n      containers:\n        - name: worker\n          env:\n"
                 "            - name: NCCL_NVLS_ENABLE\n              value: \"0\"\n", line=7, path="job.yaml"),
     ]

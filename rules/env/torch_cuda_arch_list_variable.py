@@ -45,6 +45,16 @@ class TorchCudaArchListVariable(FileRule):
         Invalid("services:\n  build:\n    environment:\n      TORCH_CUDA_ARCH_LIST: \"8.0 9.0\"\n",
                 fixed="services:\n  build:\n    environment:\n      PYTORCH_ROCM_ARCH: \"gfx90a;gfx940\"\n",
                 line=4, path="compose.yaml"),
+        Invalid('FROM rocm/pytorch:latest\n'
+                'CMD ["bash", "-c", "TORCH_CUDA_ARCH_LIST=8.0 pip install -e . && python serve.py"]\n',
+                fixed='FROM rocm/pytorch:latest\n'
+                      'CMD ["bash", "-c", "PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' pip install -e . && python serve.py"]\n',
+                line=2, path="Dockerfile"),
+        Invalid("apiVersion: v1\nkind: Secret\nmetadata:\n  name: build\ntype: Opaque\nstringData:\n"
+                "  TORCH_CUDA_ARCH_LIST: '8.0;9.0'  # for the extension build\n",
+                fixed="apiVersion: v1\nkind: Secret\nmetadata:\n  name: build\ntype: Opaque\nstringData:\n"
+                      "  PYTORCH_ROCM_ARCH: 'gfx90a;gfx940'  # for the extension build\n",
+                line=7, path="secret.yaml"),
         Invalid('import os\narchs = os.environ.get("TORCH_CUDA_ARCH_LIST", "8.0").split(";")\n', line=2,
                 message="reads TORCH_CUDA_ARCH_LIST, which PyTorch on ROCm ignores: its targets are gfx names in "
                         "PYTORCH_ROCM_ARCH, not compute capabilities; adapt this code by hand"),

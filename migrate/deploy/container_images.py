@@ -1,0 +1,151 @@
+"""Where a deployment file names the container images it builds on or runs, with byte spans: one reader for the
+image rules (PY050, PY051), whatever the file.
+
+- Dockerfile (tree-sitter-dockerfile): the image of each `FROM` (`FROM --platform=... <image> AS <name>`).
+- Kubernetes manifests: `image:` of each item of `containers`, `initContainers` and `ephemeralContainers` in a pod
+  spec: a Pod's `spec`, and the `spec` of any `template:` that holds containers below an object with `apiVersion`
+  and `kind` (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob's `jobTemplate`, PodTemplate, and custom
+  resources built on pod templates: PyTorchJob, RayCluster, JobSet, ...); the items of a `kind: List` count too.
+- docker compose: `image:` of each service under a top-level `services:` mapping.
+- GitHub Actions workflows: `container:` of each job (the image as a string, or `container: {image: ...}`) and
+  `image:` of each of its `services:`.
+
+Other `image:` keys (Helm values, GitLab CI, Argo workflow templates) are not read. In YAML the reference is the
+scalar's text, quotes excluded; a scalar with escapes, a doubled `''` or a line break is reported but not edited
+(`editable`), and so is a reference built at run time (`$VAR`, `${VAR}`, `${{ matrix.image }}`, `{{ .Values.x }}`),
+which `built` marks. Anchors, aliases and tags are left as they are.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import tree_sitter
+
+from migrate.deploy import yaml_nodes as y
+from migrate.deploy.context import walk
+
+CONTAINER_KEYS = ("containers", "initContainers", "ephemeralContainers")
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    text: str  # the reference as written (`nvidia/cuda:12.1.1-devel-ubuntu22.04`)
+    name: str  # without tag or digest (`nvidia/cuda`)
+    tag: str  # without its colon; "" when there is none
+    digest: bool  # pinned with `@sha256:...`
+    built: bool  # holds a part filled in at build or run time (an ARG, an environment or template variable)
+    start: int  # bytes of the reference in the file (inside its quotes)
+    end: int
+    editable: bool  # the bytes at start:end are the text as written, so a new reference can replace them
+    syntax: str  # "docker" (FROM) or "yaml" (image:)
+
+
+def image_refs(ctx) -> list[ImageRef]:
+    """The image references of a Dockerfile or YAML context, in document order."""
+    if ctx.kind == "docker":
+        return list(_docker_refs(ctx))
+    if ctx.kind == "yaml":
+        if b"cuda" not in ctx.data and b"pytorch" not in ctx.data:
+            return []  # names neither image family: the tree is not walked
+        refs = (_yaml_ref(ctx.data, node) for node in yaml_image_nodes(ctx.data, ctx.root))
+        return [ref for ref in refs if ref is not None]
+    return []
+
+
+# -- Dockerfile ----------------------------------------------------------------------------------------------
+
+def _docker_refs(ctx) -> Iterator[ImageRef]:
+    for instruction in ctx.nodes("from_instruction"):
+        spec = next((c for c in instruction.children if c.type == "image_spec"), None)
+        if spec is None:
+            continue
+        name = next((c for c in spec.children if c.type == "image_name"), None)
+        if name is None:
+            continue
+        tag = next((c for c in spec.children if c.type == "image_tag"), None)
+        digest = any(c.type == "image_digest" for c in spec.children)
+        built = any(True for _ in walk(spec, "expansion"))
+        yield ImageRef(ctx.node_text(spec), ctx.node_text(name), ctx.node_text(tag)[1:] if tag is not None else "",
+                       digest, built, spec.start_byte, spec.end_byte, True, "docker")
+
+
+# -- YAML ----------------------------------------------------------------------------------------------------
+
+def split_reference(text: str) -> tuple[str, str, bool]:
+    """(name, tag, has digest) of an image reference; a registry's port (`host:5000/x`) is not a tag."""
+    rest, at, _ = text.partition("@")
+    colon, slash = rest.rfind(":"), rest.rfind("/")
+    if colon > slash:
+        return rest[:colon], rest[colon + 1:], bool(at)
+    return rest, "", bool(at)
+
+
+def _yaml_ref(data: bytes, node: tree_sitter.Node) -> ImageRef | None:
+    while node.type in ("flow_node", "block_node") and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type not in ("plain_scalar", "double_quote_scalar", "single_quote_scalar"):
+        return None
+    raw = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    start, end = node.start_byte, node.end_byte
+    text = raw
+    if node.type != "plain_scalar":
+        text, start, end = raw[1:-1], start + 1, end - 1
+    editable = "\n" not in text and not (node.type == "double_quote_scalar" and "\\" in text) \
+        and not (node.type == "single_quote_scalar" and "''" in text)
+    name, tag, digest = split_reference(text.strip())
+    built = "$" in text or "{{" in text
+    return ImageRef(text, name, tag, digest, built, start, end, editable and text == text.strip(), "yaml")
+
+
+def yaml_image_nodes(data: bytes, root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """The value nodes of the image references of a YAML stream (Kubernetes, compose, GitHub Actions), in document
+    order."""
+    found: list[tree_sitter.Node] = []
+    for _, top in y.kubernetes_objects(data, root):
+        for spec in _pod_specs(data, top):
+            for key in CONTAINER_KEYS:
+                containers = y.get(data, spec, key)
+                for container in y.items(y.value_node(containers)) if containers is not None else []:
+                    found.extend(_image(data, container))
+    for top in y.documents(root):
+        if y.get(data, top, "apiVersion") is not None and y.get(data, top, "kind") is not None:
+            continue
+        services = y.get(data, top, "services")
+        for service in y.pairs(y.value_node(services)) if services is not None else []:  # compose
+            found.extend(_image(data, y.value_node(service)))
+        jobs = y.get(data, top, "jobs")
+        for job in y.pairs(y.value_node(jobs)) if jobs is not None else []:  # GitHub Actions
+            body = y.value_node(job)
+            container = y.get(data, body, "container")
+            if container is not None:
+                value = y.value_node(container)
+                found.extend([value] if y.scalar(data, value) is not None else _image(data, value))
+            job_services = y.get(data, body, "services")
+            for service in y.pairs(y.value_node(job_services)) if job_services is not None else []:
+                found.extend(_image(data, y.value_node(service)))
+    return iter(sorted(found, key=lambda n: n.start_byte))
+
+
+def _image(data: bytes, node: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """The `image:` value of the mapping `node` holds."""
+    if node is None or y.mapping(node) is None:
+        return []
+    pair = y.get(data, node, "image")
+    value = y.value_node(pair) if pair is not None else None
+    return [value] if value is not None else []
+
+
+def _pod_specs(data: bytes, top: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """The pod specs of a Kubernetes object: a Pod's `spec`; any `template:` below it whose `spec` holds containers."""
+    if y.field(data, top, "kind") == "Pod":
+        spec = y.get(data, top, "spec")
+        if spec is not None:
+            yield y.value_node(spec)
+    for pair in walk(top, *y.PAIRS):
+        if y.key(data, pair) != "template":
+            continue
+        spec = y.get(data, y.value_node(pair), "spec")
+        inner = y.value_node(spec) if spec is not None else None
+        if inner is not None and any(y.get(data, inner, key) is not None for key in CONTAINER_KEYS):
+            yield inner

@@ -9,8 +9,10 @@ image rules (PY050, PY051), whatever the file.
 - docker compose: `image:` of each service under a top-level `services:` mapping.
 - GitHub Actions workflows: `container:` of each job (the image as a string, or `container: {image: ...}`) and
   `image:` of each of its `services:`.
+- GitLab CI (a document with `stages:` or a job with `script:`): `image:` (a string or `{name: ...}`) and the items
+  of a `services:` list (strings or `{name: ...}`), at the top, under `default:` and in each job.
 
-Other `image:` keys (Helm values, GitLab CI, Argo workflow templates) are not read. In YAML the reference is the
+Other `image:` keys (Helm values, Argo workflow templates) are not read. In YAML the reference is the
 scalar's text, quotes excluded; a scalar with escapes, a doubled `''` or a line break is reported but not edited
 (`editable`), and so is a reference built at run time (`$VAR`, `${VAR}`, `${{ matrix.image }}`, `{{ .Values.x }}`),
 which `built` marks. Anchors, aliases and tags are left as they are.
@@ -114,6 +116,10 @@ def yaml_image_nodes(data: bytes, root: tree_sitter.Node) -> Iterator[tree_sitte
         services = y.get(data, top, "services")
         for service in y.pairs(y.value_node(services)) if services is not None else []:  # compose
             found.extend(_image(data, y.value_node(service)))
+        if _gitlab_ci(data, top):
+            for body in [top, *(y.value_node(pair) for pair in y.pairs(top))]:
+                found.extend(_gitlab_images(data, body))
+            continue
         jobs = y.get(data, top, "jobs")
         for job in y.pairs(y.value_node(jobs)) if jobs is not None else []:  # GitHub Actions
             body = y.value_node(job)
@@ -125,6 +131,42 @@ def yaml_image_nodes(data: bytes, root: tree_sitter.Node) -> Iterator[tree_sitte
             for service in y.pairs(y.value_node(job_services)) if job_services is not None else []:
                 found.extend(_image(data, y.value_node(service)))
     return iter(sorted(found, key=lambda n: n.start_byte))
+
+
+def _gitlab_ci(data: bytes, top: tree_sitter.Node) -> bool:
+    """A GitLab CI document: `stages:`, or a top-level job with `script:` (and no GitHub `jobs:`)."""
+    if y.mapping(top) is None or y.get(data, top, "jobs") is not None:
+        return False
+    if y.get(data, top, "stages") is not None:
+        return True
+    return any(y.get(data, y.value_node(pair), "script") is not None for pair in y.pairs(top)
+               if y.mapping(y.value_node(pair)) is not None)
+
+
+def _gitlab_images(data: bytes, body: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """`image:` and the `services:` list of the file's top, its `default:` or one job (compose's `services:` is a
+    mapping, GitLab's a list)."""
+    if body is None or y.mapping(body) is None:
+        return []
+    found = []
+    image = y.get(data, body, "image")
+    if image is not None:
+        found.extend(_named(data, y.value_node(image)))
+    services = y.get(data, body, "services")
+    for item in y.items(y.value_node(services)) if services is not None else []:
+        found.extend(_named(data, item))
+    return found
+
+
+def _named(data: bytes, node: tree_sitter.Node | None) -> list[tree_sitter.Node]:
+    """GitLab's image forms: the reference as a string, or a mapping with `name:`."""
+    if node is None:
+        return []
+    if y.scalar(data, node) is not None:
+        return [node]
+    pair = y.get(data, node, "name") if y.mapping(node) is not None else None
+    value = y.value_node(pair) if pair is not None else None
+    return [value] if value is not None else []
 
 
 def _image(data: bytes, node: tree_sitter.Node | None) -> list[tree_sitter.Node]:

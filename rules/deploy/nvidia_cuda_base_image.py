@@ -73,6 +73,13 @@ class NvidiaCudaBaseImage(FileRule):
                 path=".github/workflows/gpu.yml", line=4,
                 message="nvidia/cuda:${{ matrix.cuda }}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),
+        Invalid("stages: [test]\nimage: nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+                "unit:\n  stage: test\n  image:\n    name: \"nvidia/cuda:12.1.1-runtime-ubuntu20.04\"\n"
+                "  services:\n    - redis:7\n    - name: nvidia/cuda:12.4.1-base-ubuntu24.04\n  script: [make test]\n",
+                fixed="stages: [test]\nimage: rocm/dev-ubuntu-22.04:6.4.1-complete\n"
+                      "unit:\n  stage: test\n  image:\n    name: \"rocm/dev-ubuntu-20.04:6.1.1\"\n"
+                      "  services:\n    - redis:7\n    - name: rocm/dev-ubuntu-24.04:7.1.1\n  script: [make test]\n",
+                path=".gitlab-ci.yml", line=2),
         Invalid("ARG CUDA=12.1.1\nFROM nvidia/cuda:${CUDA}-devel-ubuntu22.04\n", line=2,
                 message="nvidia/cuda:${CUDA}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),

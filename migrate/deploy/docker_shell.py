@@ -39,7 +39,7 @@ class ShellText:
     text: bytes
     start: int  # the file byte of text[0] (shell form: text is the file's bytes from there)
     sources: tuple[int, ...] = ()  # exec form: the file byte each byte of text comes from, then the string's end
-    quote: str = ""  # '"' for the content of a JSON string
+    quote: str = ""  # '"' for the content of a JSON string or a double-quoted YAML scalar, "'" for a single-quoted one
 
     def at(self, offset: int) -> int:
         """The file byte of `text[offset]` (`len(text)`: the end)."""
@@ -51,6 +51,8 @@ class ShellText:
 
     def escape(self, new: str) -> str:
         """`new` as it must be written at this place of the file."""
+        if self.quote == "'":
+            return new.replace("'", "''")
         if self.quote != '"':
             return new
         out = new.replace("\\", "\\\\").replace('"', '\\"')

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 import tree_sitter
 
-from migrate.deploy import docker_shell
+from migrate.deploy import docker_shell, yaml_shell
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import parse, walk
 from migrate.model import Edit
@@ -358,7 +358,7 @@ def _placed(site: EnvSite, shell) -> EnvSite:
 # -- yaml ----------------------------------------------------------------------------------------------------
 
 ENV_KEYS = ("env", "environment", "variables")
-SCRIPT_KEYS = ("run", "script", "before_script", "after_script")
+SCRIPT_KEYS = yaml_shell.SCRIPT_KEYS
 
 
 def _unwrap(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
@@ -453,27 +453,9 @@ def _yaml_env(ctx, node: tree_sitter.Node | None):
 
 def _yaml_script(ctx, node: tree_sitter.Node | None):
     """Shell text in a `run:`/`script:` value: a scalar, a block scalar, or a list of scalars."""
-    node = _unwrap(node)
-    if node is None:
-        return
-    if node.type == "block_scalar":
-        text = ctx.data[node.start_byte:node.end_byte]
-        newline = text.find(b"\n")
-        if newline >= 0:
-            start = node.start_byte + newline + 1
-            fragment = ctx.data[start:node.end_byte]
-            yield from _bash_sites(parse("shell", fragment).root_node, fragment, start)
-        return
-    if node.type in ("block_sequence", "flow_sequence"):
-        for item in _items(node):
-            yield from _yaml_script(ctx, item)
-        return
-    scalar = _scalar(ctx, node)
-    if scalar is not None:
-        _, start, end, quote = scalar
-        fragment = ctx.data[start:end]
-        for site in _bash_sites(parse("shell", fragment).root_node, fragment, start):
-            yield replace(site, outer=quote) if quote else site
+    for shell in yaml_shell.value_texts(ctx.data, node):
+        for site in _bash_sites(parse("shell", shell.text).root_node, shell.text, shell.start):
+            yield replace(site, outer=shell.quote) if shell.quote else site
 
 
 def _yaml_sites(ctx):

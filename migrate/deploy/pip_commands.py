@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from migrate.deploy import yaml_nodes as y
+from migrate.deploy import yaml_shell
 from migrate.deploy.docker_shell import ShellText, shell_texts
 from migrate.deploy.dependencies import INDEX_OPTIONS, Dependency, IndexUrl, pep508
 
@@ -31,7 +31,7 @@ VALUED = {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--pref
           "--config-settings", "-C", "--global-option", "--report"}
 
 
-SCRIPT_KEYS = {"run", "script", "before_script", "after_script", "command", "args"}
+SCRIPT_KEYS = (*yaml_shell.SCRIPT_KEYS, "command", "args")
 
 
 def regions(ctx) -> list[ShellText]:
@@ -42,8 +42,7 @@ def regions(ctx) -> list[ShellText]:
         nodes = [n for n in ctx.nodes("command", "redirected_statement") if n.type == "command"]
         return [ShellText(ctx.data[n.start_byte:n.end_byte], n.start_byte) for n in nodes]
     if ctx.kind == "yaml":
-        return [ShellText(ctx.data[n.start_byte:n.end_byte], n.start_byte) for n in y.scalars(ctx.root)
-                if b"install" in ctx.data[n.start_byte:n.end_byte] and (y.path(ctx.data, n) or [""])[-1] in SCRIPT_KEYS]
+        return [shell for shell in yaml_shell.shell_texts(ctx, SCRIPT_KEYS) if b"install" in shell.text]
     return list(shell_texts(ctx))
 
 

@@ -1,7 +1,8 @@
 """`nvidia-smi` run from a shell script (also as `/usr/bin/nvidia-smi`), or from a Dockerfile's `RUN`, `CMD`,
 `ENTRYPOINT` or `HEALTHCHECK CMD`: in shell form, or in exec form that runs a shell with a command string
 (`CMD ["sh", "-c", "nvidia-smi -L && python serve.py"]`; migrate/deploy/docker_shell.py). Plain exec form
-(`CMD ["nvidia-smi"]`) runs no shell and is not read.
+(`CMD ["nvidia-smi"]`) runs no shell and is not read. In YAML, the `run:` steps of GitHub Actions and the
+`script:`/`before_script:`/`after_script:` of GitLab CI (migrate/deploy/yaml_shell.py).
 
 Why: there is no nvidia-smi on an AMD machine; AMD's tool is `amd-smi` (`rocm-smi` is the older one). The
 options differ, and so does the output.
@@ -22,8 +23,8 @@ from __future__ import annotations
 
 import os
 
-from migrate.deploy import docker_shell
-from migrate.deploy.context import walk
+from migrate.deploy import docker_shell, yaml_shell
+from migrate.deploy.context import parse, walk
 from migrate.deploy.docker_shell import ShellText
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
@@ -36,10 +37,20 @@ class NvidiaSmiInShell(FileRule):
     code = "PY063"
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kinds = ("shell", "docker")
+    file_kinds = ("shell", "docker", "yaml")
     example_path = "check_gpu.sh"
     examples = [
         Valid("#!/bin/sh\namd-smi list\necho 'run nvidia-smi -L to list GPUs'\n# nvidia-smi\n"),
+        Invalid("jobs:\n  gpu:\n    runs-on: [self-hosted, amd]\n    steps:\n      - run: nvidia-smi -L\n"
+                "      - run: |\n          nvidia-smi topo -m\n          make test\n"
+                "      - name: note\n        env:\n          HINT: nvidia-smi -L\n",
+                fixed="jobs:\n  gpu:\n    runs-on: [self-hosted, amd]\n    steps:\n      - run: amd-smi list\n"
+                      "      - run: |\n          amd-smi topology\n          make test\n"
+                      "      - name: note\n        env:\n          HINT: nvidia-smi -L\n",
+                path=".github/workflows/gpu.yml", line=5),
+        Invalid("test:\n  script:\n    - 'nvidia-smi -L'\n    - GPUS=$(nvidia-smi -L | wc -l)\n",
+                fixed="test:\n  script:\n    - 'amd-smi list'\n    - GPUS=$(nvidia-smi -L | wc -l)\n",
+                path=".gitlab-ci.yml", line=3),
         Invalid("#!/bin/sh\nnvidia-smi -L\nnvidia-smi topo -m\n",
                 fixed="#!/bin/sh\namd-smi list\namd-smi topology\n", line=2,
                 message="nvidia-smi -L does not exist on AMD machines: amd-smi list is its counterpart"),
@@ -71,7 +82,13 @@ class NvidiaSmiInShell(FileRule):
     def check(self, ctx):
         if b"nvidia-smi" not in ctx.data:
             return
-        pieces = [(ctx.root, ShellText(ctx.data, 0))] if ctx.kind == "shell" else docker_shell.trees(ctx)
+        if ctx.kind == "shell":
+            pieces = [(ctx.root, ShellText(ctx.data, 0))]
+        elif ctx.kind == "yaml":
+            pieces = [(parse("shell", shell.text).root_node, shell) for shell in yaml_shell.shell_texts(ctx)
+                      if b"nvidia-smi" in shell.text]
+        else:
+            pieces = docker_shell.trees(ctx)
         for root, shell in pieces:
             for command in walk(root, "command"):
                 name = command.child_by_field_name("name")

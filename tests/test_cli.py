@@ -69,6 +69,14 @@ def test_run_json_lists_conversions_with_places(tmp_path):
                                                    "end": KERNEL.index("cudaMalloc(&d") + 10, "text": "hipMalloc"}]
 
 
+def test_a_tree_with_nothing_left_to_migrate_says_so(tmp_path):
+    src = write_tree(tmp_path / "src", {"sub/k.cu": KERNEL})
+    result = cli("scan", src, "--exclude", "sub/")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1] == (f"no files found under {src}: is every file there ignored by a "
+                                             ".gitignore or an --exclude pattern?")
+
+
 def test_exclude_leaves_files_out(tmp_path):
     src = project(tmp_path)
     assert cli("run", src, "--out", tmp_path / "out", "--exclude", "sub/").exit_code == 0

@@ -85,6 +85,9 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
     console.print(f"[bold]hipmigrate {command}[/]: {s.files_total} files, {s.files_changed} {verb}, "
                   f"{s.files_skipped} skipped; engine {s.engine} {s.engine_version}; target HIP {s.hip_version}")
+    if s.files_total == 0:
+        console.print(f"no files found under {result.source}: is every file there ignored by a .gitignore or an "
+                      "--exclude pattern?", markup=False, highlight=False, style="yellow")
     if s.conversions:
         table = Table(title="identifiers converted by API family", title_justify="left")
         table.add_column("family")

@@ -48,8 +48,8 @@ def image_refs(ctx) -> list[ImageRef]:
     if ctx.kind == "docker":
         return list(_docker_refs(ctx))
     if ctx.kind == "yaml":
-        if b"cuda" not in ctx.data and b"pytorch" not in ctx.data:
-            return []  # names neither image family: the tree is not walked
+        if not any(word in ctx.data for word in (b"cuda", b"pytorch", b"nvcr.io", b"vllm", b"tensorflow")):
+            return []  # names no image family the rules know: the tree is not walked
         refs = (_yaml_ref(ctx.data, node) for node in yaml_image_nodes(ctx.data, ctx.root))
         return [ref for ref in refs if ref is not None]
     return []

@@ -16,6 +16,7 @@ KINDS = {"function", "type", "enum", "macro", "namespace"}
 VERSION = re.compile(r"^\d+\.\d+$")
 IDENT = re.compile(r"^[A-Za-z_]\w*$")
 ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int}
+HEADER_KEYS = {"hip": str, "since": str, "older": str}
 PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str}
 
 
@@ -52,6 +53,17 @@ class Header:
     hip: str  # "" removes the include
     family: str
     code: str
+    since: str = ""  # the first HIP release that ships `hip` ("" = every release the packs describe)
+    older: str = ""  # the header to include for a target older than `since` ("" = `hip`, reported as too new)
+    since_is_floor: bool = False  # as Mapping.since_is_floor
+
+    def newer_than(self, target: tuple[int, int]) -> bool:
+        """Known to have come after HIP `target` (never when `since` is only the oldest release inspected)."""
+        return bool(self.since) and _version_key(self.since) > target and not self.since_is_floor
+
+    def hip_for(self, target: tuple[int, int]) -> str:
+        """The header to include when migrating for HIP `target`."""
+        return self.older if self.older and self.newer_than(target) else self.hip
 
 
 @dataclass(frozen=True)
@@ -129,7 +141,13 @@ def _load_one(path: Path) -> tuple[dict, dict, dict, dict]:
     for name, row in data.get("unsupported", {}).items():
         _check_table(path, f"[unsupported] {name}", row, {"kind": str}, {"kind"})
     for name, row in data.get("headers", {}).items():
-        _check_table(path, f"[headers] {name}", row, {"hip": str}, {"hip"})
+        _check_table(path, f"[headers] {name}", row, HEADER_KEYS, {"hip"})
+        if "since" in row and not VERSION.match(row["since"]):
+            raise PackError(f"{path}: [headers] {name}: since must look like 6.2")
+        if "older" in row and "since" not in row:
+            raise PackError(f"{path}: [headers] {name}: older needs since")
+        if "older" in row and not row["older"]:
+            raise PackError(f"{path}: [headers] {name}: older must name a header")
     return head, data.get("names", {}), data.get("unsupported", {}), data.get("headers", {})
 
 
@@ -160,7 +178,9 @@ def load_packs(directory: Path) -> Packs:
         for cuda, row in unsup.items():
             unsupported[cuda] = Unsupported(cuda, row["kind"], family)
         for cuda, row in heads.items():
-            headers[cuda] = Header(cuda, row["hip"], family, code)
+            since = row.get("since", "")
+            headers[cuda] = Header(cuda, row["hip"], family, code, since, row.get("older", ""),
+                                   bool(since) and floor is not None and version_tuple(since) <= floor)
     for name in list(unsupported):
         if name in names:
             del unsupported[name]
@@ -168,7 +188,8 @@ def load_packs(directory: Path) -> Packs:
     for m in names.values():
         if m.hip != m.cuda:
             by_hip.setdefault(m.hip, m)
-    newest = max((m.since for m in names.values()), key=version_tuple, default="5.0")
+    newest = max([m.since for m in names.values()] + [h.since for h in headers.values() if h.since],
+                 key=version_tuple, default="5.0")
     return Packs(names, by_hip, unsupported, headers, families, newest)
 
 

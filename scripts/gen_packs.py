@@ -29,7 +29,11 @@ How the rows are derived:
    whose headers declare it, else the version of hipify-perl.
    RCCL keeps the NCCL names: an NCCL name that librccl-dev's headers declare is supported as it is
    (neither a row nor [unsupported]), one they lack is [unsupported].
-4. rules/mappings/overrides.toml (hand-written, commented) is applied last.
+   bfloat16 (bf16_functions_hip_shares): the functions that CUDA's cuda_bf16.h/.hpp declare and HIP's
+   amd_hip_bf16.h (HIP >= 5.7) declares under the same name become rows mapping the name to itself, marked
+   `# amd_hip_bf16.h <release>`; hipify-perl calls most of them unsupported or maps them to themselves.
+4. rules/mappings/overrides.toml (hand-written, commented) is applied last; it alone gives header rows a
+   `since` and an `older` header (cuda_bf16.h), which the summary checks against the packages' files.
 
 The output is sorted and deterministic for the same inputs; downloads and hipify-perl's results are
 cached under --cache, so a second run takes seconds. The summary ends with a check of the runtime
@@ -501,7 +505,7 @@ class Scanner:
                 return  # a variable with an initializer
             elif depth == 0 and _IDENT.match(t) and body[k + 1] == "(":
                 prev = body[k - 1] if k else ""
-                if (t in NOT_FUNCTIONS or prev in ("operator", "::", ".", "->") or t.isupper()
+                if (t in NOT_FUNCTIONS or t in CXX_KEYWORDS or prev in ("operator", "::", ".", "->") or t.isupper()
                         or (t.startswith("__") and t.endswith("__") and len(t) > 4)):
                     k = _skip_parens(body, k + 1)
                     continue
@@ -513,15 +517,25 @@ class Scanner:
 
 
 def _depth0(toks: list[str]) -> list[str]:
-    """The tokens outside parentheses."""
-    out, depth = [], 0
-    for t in toks:
+    """The tokens outside parentheses, less the symbol of an operator's name (`operator*=`, `operator==`,
+    `operator()`): its `=` does not start an initializer."""
+    out, depth, k = [], 0, 0
+    while k < len(toks):
+        t = toks[k]
+        if t == "operator" and depth == 0:
+            k += 1
+            if toks[k:k + 2] == ["(", ")"]:
+                k += 2
+            while k < len(toks) and toks[k] != "(" and not _IDENT.match(toks[k]):
+                k += 1
+            continue
         if t == "(":
             depth += 1
         elif t == ")":
             depth -= 1
         elif depth == 0:
             out.append(t)
+        k += 1
     return out
 
 
@@ -1079,12 +1093,46 @@ def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaNam
     return best, headers, stats, scanner.attr_macros
 
 
+# CUDA's bfloat16 API and HIP's header of the same API (__hip_bfloat16, HIP >= 5.7).
+CUDA_BF16_HEADERS = ("cuda_bf16.h", "cuda_bf16.hpp")
+HIP_BF16_HEADER = "hip/amd_detail/amd_hip_bf16.h"
+
+
+def bf16_functions_hip_shares(cuda_inc: Path, sets: list[HeaderSet], attr_macros: set[str]) -> dict[str, str]:
+    """The functions of CUDA's bfloat16 API (declared by cuda_bf16.h/.hpp) that HIP's amd_hip_bf16.h also
+    declares under the same name: name -> the first inspected HIP release whose amd_hip_bf16.h declares it.
+
+    hipify-perl 6.0.2 calls most of them unsupported and 7.0.2 maps them to themselves, which gives no row;
+    HIP has them since 5.7 (hip/hip_bf16.h, for __hip_bfloat16/__hip_bfloat162). Both sides are read with
+    the same declaration scanner, so a name HIP only mentions (in a body or a comment) does not count."""
+    cuda = Scanner()
+    cuda.attr_macros = set(attr_macros)
+    for rel in CUDA_BF16_HEADERS:
+        if (cuda_inc / rel).is_file():
+            cuda.scan(read_text(cuda_inc / rel), rel, "fp16")
+    cuda_functions = {d.name for d in cuda.decls if d.kind == "function" and not d.internal}
+    first: dict[str, str] = {}
+    for s in sorted((s for s in sets if s.package == "libamdhip64-dev"), key=lambda s: version_key(s.release)):
+        path = s.root / HIP_BF16_HEADER
+        if not path.is_file():
+            continue
+        hip = Scanner()
+        text = read_text(path)
+        hip.collect_macros(text)
+        hip.scan(text, HIP_BF16_HEADER, "fp16")
+        for d in hip.decls:
+            if d.kind == "function" and not d.internal and d.name in cuda_functions:
+                first.setdefault(d.name, s.release)
+    return first
+
+
 # --------------------------------------------------------------------------------------------
 # Packs
 # --------------------------------------------------------------------------------------------
 
 BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg"]
+HEADER_ROW_ORDER = ["hip", "since", "older"]  # a [headers] row: the HIP header, from HIP `since`, else `older`
 
 
 def toml_str(s: str) -> str:
@@ -1191,8 +1239,13 @@ def validate(packs: dict[str, dict]) -> None:
                         raise SystemExit(f"gen_packs: {where}: bad older")
                 if table == "unsupported" and set(row) != {"kind"}:
                     raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
-                if table == "headers" and set(row) != {"hip"}:
-                    raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
+                if table == "headers":
+                    if "hip" not in row or set(row) - set(HEADER_ROW_ORDER):
+                        raise SystemExit(f"gen_packs: {where}: bad keys {sorted(row)}")
+                    if "since" in row and not VERSION_RE.match(row["since"]):
+                        raise SystemExit(f"gen_packs: {where}: bad since")
+                    if "older" in row and ("since" not in row or not row["older"]):
+                        raise SystemExit(f"gen_packs: {where}: older needs since and a header")
     hseen: dict[str, str] = {}
     for fam, p in packs.items():
         for k in p["headers"]:
@@ -1344,6 +1397,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             second_header_left.append(f"{h} -> \"{hip}\"")
 
+    # 4b. CUDA's bfloat16 functions that HIP's amd_hip_bf16.h declares under the same name: rows mapping the
+    # name to itself. `since` is the first HIP release whose headers have the name at all: older than the
+    # bf16 header where HIP had the name for __half (__hadd in hip_fp16.h), which a token cannot tell apart.
+    bf16_first = bf16_functions_hip_shares(cuda_inc, sets, attr_macros)
+    bf16_rows = {n: since_of(n, ("libamdhip64-dev",)) for n in bf16_first if n not in converted and n not in second_rows}
+    bf16_taken = sorted(n for n in bf16_first if n not in bf16_rows)  # rows of a hipify-perl already
+
     # 5. packs
     packs = {fam: {"names": {}, "unsupported": {}, "headers": {}} for fam in FAMILIES}
     sources: dict[str, dict[str, str]] = {"names": {}, "headers": {}}  # rows not from the first hipify-perl
@@ -1355,12 +1415,16 @@ def main(argv: list[str] | None = None) -> int:
         d = decls[name]
         packs[d.family]["names"][name] = {"hip": hip, "kind": d.kind, "since": since_of(hip, FAMILY_PACKAGES.get(d.family))}
         sources["names"][name] = second_label
+    for name, since in sorted(bf16_rows.items()):
+        d = decls[name]
+        packs[d.family]["names"][name] = {"hip": name, "kind": d.kind, "since": since}
+        sources["names"][name] = f"amd_hip_bf16.h {bf16_first[name]}"
     rccl_sets = [(s, ids) for s, ids, _ in by_set if s.package == "librccl-dev"]
     rccl_ids: set[str] = set().union(*(ids for _, ids in rccl_sets)) if rccl_sets else set()
     nccl_kept: list[str] = []  # NCCL API names that RCCL declares (supported under the same name)
     unsupported_left: list[str] = []
     for name, d in sorted(decls.items()):
-        if name in converted or name in second_rows:
+        if name in converted or name in second_rows or name in bf16_rows:
             continue
         api = not (d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name)
                    or name in attr_macros)
@@ -1392,6 +1456,11 @@ def main(argv: list[str] | None = None) -> int:
     ov_notes: list[str] = []
     oldest_hip = min((s for s in sets if s.package == "libamdhip64-dev"), key=lambda s: version_key(s.release), default=None)
     oldest_ids = next((ids for s, ids, _ in by_set if s is oldest_hip), set())
+    oldest_files = next((files for s, _, files in by_set if s is oldest_hip), set())
+
+    def header_since(hip_header: str) -> str | None:
+        found = [s.release for s, _, files in by_set if hip_header in files]
+        return min(found, key=version_key) if found else None
     for fam, tables in overrides.items():
         for table in ("names", "unsupported", "headers"):
             for key, row in tables.get(table, {}).items():
@@ -1404,6 +1473,13 @@ def main(argv: list[str] | None = None) -> int:
                     ov_notes.append(note)
                 elif table == "headers" and row["hip"] and row["hip"] not in all_hip_files:
                     ov_notes.append(f"header {key} -> {row['hip']}: NOT shipped by any inspected package")
+                elif table == "headers" and "since" in row:
+                    found = header_since(row["hip"])
+                    note = f"header {key} -> {row['hip']}: since {row['since']} (shipped from: {found or 'none'})"
+                    if row.get("older"):
+                        ok = row["older"] in oldest_files
+                        note += f", older {row['older']} {'in' if ok else 'NOT in'} HIP {oldest_hip.release if oldest_hip else '?'}"
+                    ov_notes.append(note)
                 for p in packs.values():
                     if table == "headers":
                         p["headers"].pop(key, None)
@@ -1425,8 +1501,8 @@ def main(argv: list[str] | None = None) -> int:
             sources["headers"].pop(key, None)
             applied += 1
     validate(packs)
-    headers_missing = [f"{h} -> {r['hip']}" for p in packs.values() for h, r in sorted(p["headers"].items())
-                       if r["hip"] and r["hip"] not in all_hip_files]
+    headers_missing = [f"{h} -> {r[key]}" for p in packs.values() for h, r in sorted(p["headers"].items())
+                       for key in ("hip", "older") if r.get(key) and r[key] not in all_hip_files]
 
     # 7. write
     releases = sorted({s.version.split("-")[0].split("+")[0] for s in sets if s.package == "libamdhip64-dev"},
@@ -1435,10 +1511,17 @@ def main(argv: list[str] | None = None) -> int:
     engines = f"hipify-perl {hipify_full}" + (f" (then {second_label} for the names it leaves alone)" if second else "")
     generated = (f"scripts/gen_packs.py from CUDA {cuda_version} headers ({libs}), {engines}, "
                  f"HIP headers {'/'.join(releases)} (Debian {'/'.join(suites)})")
-    legend = (f"Rows without a comment: hipify-perl {hipify_full}."
-              + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
-                 f" to a name the inspected HIP headers declare." if second else "")
-              + " `# overrides.toml`: a hand-checked row.")
+    bf16_legend = (" `# amd_hip_bf16.h X`: a function of CUDA's cuda_bf16.h that HIP's amd_hip_bf16.h declares under"
+                   " the same name from HIP X (`since` is older where HIP had the name before, for __half).")
+
+    def legend(fam: str) -> str:
+        """What the row comments of this family's pack mean (the bf16 mark only where the pack has one)."""
+        bf16 = any(sources["names"].get(n, "").startswith("amd_hip_bf16.h") for n in packs[fam]["names"])
+        return (f"Rows without a comment: hipify-perl {hipify_full}."
+                + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
+                   f" to a name the inspected HIP headers declare." if second else "")
+                + (bf16_legend if bf16 else "")
+                + " `# overrides.toml`: a hand-checked row.")
     # The oldest release inspected of each family's HIP library: a `since` at or below it only says the name
     # was already there, maybe long before (Debian 12 packages no hipBLAS, so hipBLAS names start at 5.5).
     def inspected_from(fam: str) -> str:
@@ -1446,7 +1529,7 @@ def main(argv: list[str] | None = None) -> int:
         return min((s.release for s in sets if s.package in pkgs), key=version_key, default="")
     for fam, p in packs.items():
         write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"],
-                   sources=sources, legend=legend, inspected_from=inspected_from(fam))
+                   sources=sources, legend=legend(fam), inspected_from=inspected_from(fam))
 
     # 8. summary
     print(f"packs written to {out_dir} ({generated})")
@@ -1468,6 +1551,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"converted only with -experimental: {sum(1 for n in exp_names if n in converted)}; "
           f"rows whose HIP name no inspected header declares: "
           f"{sum(1 for p in packs.values() for r in p['names'].values() if r['hip'] not in all_hip_ids)}")
+    bf16_since = Counter(r["since"] for p in packs.values() for n, r in p["names"].items()
+                         if sources["names"].get(n, "").startswith("amd_hip_bf16.h"))
+    bf16_unsupp = sorted(n for n in packs["fp16"]["unsupported"] if "bfloat16" in n or "bf16" in n.lower())
+    print(f"bfloat16: {len(bf16_first)} functions of {'/'.join(CUDA_BF16_HEADERS)} that {HIP_BF16_HEADER} declares "
+          f"under the same name (first there: " + ", ".join(f"{c} in {v}" for v, c in sorted(Counter(
+              bf16_first.values()).items(), key=lambda kv: version_key(kv[0]))) + "); rows mapping the name to itself: "
+          f"{sum(bf16_since.values())} after overrides.toml (since: " + ", ".join(f"{v} {c}" for v, c in sorted(
+              bf16_since.items(), key=lambda kv: version_key(kv[0]))) + ")"
+          + (f"; rows of a hipify-perl already: {', '.join(bf16_taken)}" if bf16_taken else "")
+          + f"; fp16 names with bfloat16/bf16 in them left [unsupported]: {len(bf16_unsupp)}")
     if second:
         second_rows_fam = Counter(decls[n].family for n in second_rows)
         fams = sorted(set(second_rows_fam) | set(second_left), key=FAMILY_ORDER.index)

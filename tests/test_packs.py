@@ -1,6 +1,8 @@
 """The mapping packs: schema validation, one generated Valid and Invalid case per row, and the HIP
 runtime names checked against the installed HIP headers."""
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,28 @@ def test_some_well_known_rows():
     assert headers["cuda_runtime.h"].hip == "hip/hip_runtime.h"
 
 
+def test_bfloat16_rows_follow_the_target():
+    """HIP >= 5.7: hip/hip_bf16.h, __hip_bfloat16 and CUDA's intrinsic names; older: hip_bfloat16."""
+    names, headers, unsupported = PACKS.names, PACKS.headers, PACKS.unsupported
+    bf16 = headers["cuda_bf16.h"]
+    assert (bf16.hip, bf16.since, bf16.older) == ("hip/hip_bf16.h", "5.7", "hip/hip_bfloat16.h")
+    assert (bf16.hip_for((5, 2)), bf16.hip_for((5, 7)), bf16.hip_for((6, 2))) == (
+        "hip/hip_bfloat16.h", "hip/hip_bf16.h", "hip/hip_bf16.h")
+    for cuda in ("__nv_bfloat16", "nv_bfloat16"):
+        assert (names[cuda].hip, names[cuda].since, names[cuda].older) == ("__hip_bfloat16", "5.7", "hip_bfloat16")
+    for cuda in ("__nv_bfloat162", "nv_bfloat162"):
+        assert (names[cuda].hip, names[cuda].since, names[cuda].older) == ("__hip_bfloat162", "5.7", "")
+    assert names["__nv_bfloat16_raw"].hip == "__hip_bfloat16_raw" and names["__nv_bfloat16_raw"].since == "6.4"
+    # intrinsics HIP's amd_hip_bf16.h declares keep their name; a name HIP 5.2 had for __half keeps 5.2
+    for cuda, since in (("__float2bfloat16", "5.7"), ("__bfloat162float", "5.7"), ("__float22bfloat162_rn", "5.7"),
+                        ("__low2bfloat16", "5.7"), ("__hmax", "5.7"), ("__hmul", "5.2"), ("__hadd2", "5.2")):
+        assert (names[cuda].hip, names[cuda].since) == (cuda, since), cuda
+        assert names[cuda].newer_than((5, 2)) == (since != "5.2") and not names[cuda].newer_than((5, 7))
+    # ... and those it lacks stay unsupported
+    assert {"__float2bfloat16_rn", "__floats2bfloat162_rn", "make_bfloat162", "__hfma_relu"} <= set(unsupported)
+    assert not {"__float2bfloat16", "__nv_bfloat162", "nv_bfloat162"} & set(unsupported)
+
+
 def declared_names(include_dir: Path) -> set[str]:
     """Identifiers in the HIP headers used on the AMD platform (the nvidia_* headers are left out)."""
     names: set[str] = set()
@@ -92,6 +116,17 @@ def test_runtime_names_against_installed_hip_headers(hipcc):
      "[names] cudaX: unknown key 'colour'"),
     ('[pack]\nfamily = "x"\ncode = "MAP099"\n[stuff]\n', "unknown table(s) stuff"),
     ('[pack\n', "cannot read mapping pack"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { hip = "b.h", since = "5" }\n',
+     "[headers] a.h: since must look like 6.2"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { hip = "b.h", older = "c.h" }\n',
+     "[headers] a.h: older needs since"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { hip = "b.h", since = "5.7", older = "" }\n',
+     "[headers] a.h: older must name a header"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { hip = "b.h", since = 5.7 }\n',
+     "[headers] a.h: 'since' must be str"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { hip = "b.h", kind = "type" }\n',
+     "[headers] a.h: unknown key 'kind'"),
+    ('[pack]\nfamily = "x"\ncode = "MAP099"\n[headers]\n"a.h" = { since = "5.7" }\n', "[headers] a.h: missing hip"),
 ])
 def test_bad_packs_are_refused_with_the_file_named(tmp_path, text, message):
     (tmp_path / "bad.toml").write_text(text)
@@ -111,7 +146,63 @@ def test_a_since_at_the_oldest_release_inspected_is_not_called_newer(tmp_path):
     assert (a.newer_than((5, 2)), b.newer_than((5, 2)), b.newer_than((6, 4))) == (False, True, False)
 
 
-def test_a_name_in_two_packs_is_refused(tmp_path):
+def test_header_rows_with_since_and_older(tmp_path):
+    """A header row's `since` and `older` work as a name's: the older header below `since`, never when `since`
+    is only the oldest release inspected; a too-new header without `older` is renamed with a warning."""
+    (tmp_path / "lib.toml").write_text(
+        '[pack]\nfamily = "lib"\ncode = "MAP090"\ninspected_from = "5.2"\n[headers]\n'
+        '"new.h" = { hip = "hip/new.h", since = "5.7", older = "hip/old.h" }\n'
+        '"floor.h" = { hip = "hip/floor.h", since = "5.2", older = "hip/never.h" }\n'
+        '"bare.h" = { hip = "hip/bare.h", since = "6.4" }\n'
+        '"plain.h" = { hip = "hip/plain.h" }\n')
+    packs = load_packs(tmp_path)
+    new, floor, bare, plain = (packs.headers[h] for h in ("new.h", "floor.h", "bare.h", "plain.h"))
+    assert (new.since_is_floor, floor.since_is_floor) == (False, True)
+    assert (new.hip_for((5, 2)), new.hip_for((5, 7)), floor.hip_for((5, 0))) == ("hip/old.h", "hip/new.h", "hip/floor.h")
+    assert (bare.newer_than((6, 2)), bare.hip_for((6, 2)), plain.newer_than((5, 0))) == (True, "hip/bare.h", False)
+    assert packs.newest == "6.4"
+    rule = [r() for r in default_registry().cpp() if r.code == "CPP001"]
+    source = b"#include <new.h>\n#include <bare.h>\n#include <plain.h>\n"
+    got = translate("h.cu", source, Options(), packs, "5.2", rule)
+    assert got.data.decode() == "#include <hip/old.h>\n#include <hip/bare.h>\n#include <hip/plain.h>\n"
+    assert [(f.severity.label, f.message) for f in got.findings] == [
+        ("info", "<new.h> is <hip/old.h> in HIP before 5.7 (target 5.2); <hip/new.h> from 5.7"),
+        ("warning", "<bare.h> is <hip/bare.h> in HIP, which needs HIP 6.4 (target 5.2): build with a newer HIP or "
+                    "pass --hip-version 6.4"),
+        ("info", "<plain.h> is <hip/plain.h> in HIP")]
+    assert translate("h.cu", source, Options(), packs, "6.4", rule).data.decode() == (
+        "#include <hip/new.h>\n#include <hip/bare.h>\n#include <hip/plain.h>\n")
+
+
+def test_gen_packs_finds_the_bf16_functions_hip_declares(tmp_path, monkeypatch):
+    """scripts/gen_packs.py: a function of cuda_bf16.h/.hpp that amd_hip_bf16.h declares (not merely calls)
+    under the same name, with the first release that declares it; an `operator*=` body does not hide what
+    follows it."""
+    spec = importlib.util.spec_from_file_location("gen_packs", rules_root().parent / "scripts" / "gen_packs.py")
+    gen_packs = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "gen_packs", gen_packs)  # its dataclasses look their module up
+    spec.loader.exec_module(gen_packs)
+    cuda = tmp_path / "cuda"
+    cuda.mkdir()
+    (cuda / "cuda_bf16.h").write_text("#define __H__ __host__ __device__\n"
+                                      "__H__ __nv_bfloat16 __float2bfloat16(const float a);\n"
+                                      "__H__ __nv_bfloat16 __hmax_nan(const __nv_bfloat16 a, const __nv_bfloat16 b);\n")
+    (cuda / "cuda_bf16.hpp").write_text("__H__ __nv_bfloat16 __hmax(const __nv_bfloat16 a, const __nv_bfloat16 b) { return a; }\n"
+                                        "__H__ float __bfloat162float(const __nv_bfloat16 a) { return 0.0f; }\n")
+    sets = []
+    for release, body in (("5.2", ""),
+                          ("5.7", "__HD__ inline float __bfloat162float(__hip_bfloat16 a) { return __hmax_nan(a); }\n"),
+                          ("6.4", "__HD__ __hip_bfloat16& operator*=(__hip_bfloat16& l, const __hip_bfloat16& r) "
+                                  "{ l = l; return l; }\n__HD__ __hip_bfloat16 __hmax(__hip_bfloat16 a, __hip_bfloat16 b) "
+                                  "{ return a; }\n__HD__ inline float __bfloat162float(__hip_bfloat16 a) { return 0; }\n")):
+        root = tmp_path / release
+        if body:
+            header = root / gen_packs.HIP_BF16_HEADER
+            header.parent.mkdir(parents=True)
+            header.write_text("#define __HD__ __host__ __device__\n// __float2bfloat16 only in a comment\n" + body)
+        sets.append(gen_packs.HeaderSet("s", "libamdhip64-dev", release, release, root))
+    assert gen_packs.bf16_functions_hip_shares(cuda, sets, set()) == {"__bfloat162float": "5.7", "__hmax": "6.4"}
+
     row = '[names]\ncudaX = { hip = "hipX", kind = "type", since = "5.0" }\n'
     (tmp_path / "a.toml").write_text('[pack]\nfamily = "a"\ncode = "MAP091"\n' + row)
     (tmp_path / "b.toml").write_text('[pack]\nfamily = "b"\ncode = "MAP092"\n' + row)

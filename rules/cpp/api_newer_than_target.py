@@ -15,6 +15,8 @@ from migrate.rule import CppRule, Invalid, Valid
 
 FULL_MASK = re.compile(r"^\(?\s*(?:0x[fF]{8}(?:[fF]{8})?[uUlL]*|~0[uUlL]*|-1|~\(?0[uUlL]*\)?|__activemask\(\s*\))\s*\)?$")
 OLD = (("hip_version", "5.2"),)
+NEW = (("hip_version", "6.2"),)
+BF16 = "__device__ float f(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(__hmul(a, b)); }"
 
 
 class ApiNewerThanTarget(CppRule):
@@ -36,6 +38,25 @@ class ApiNewerThanTarget(CppRule):
                 fixed="void g(hipblasHandle_t h) { hipblasSetMathMode(h, HIPBLAS_PEDANTIC_MATH); }",
                 message="HIPBLAS_PEDANTIC_MATH needs HIP 6.4 (target 5.2): build with a newer HIP or pass "
                         "--hip-version 6.4"),
+        # bfloat16: __hip_bfloat16 and CUDA's intrinsics come with HIP 5.7 (hip/hip_bf16.h); before, the type is
+        # hip_bfloat16 and the intrinsics are missing. __hmul is not flagged: HIP 5.2 has it for __half.
+        Invalid(BF16, options=OLD, fixed=BF16.replace("__nv_bfloat16", "hip_bfloat16"),
+                message="__bfloat162float needs HIP 5.7 (target 5.2): build with a newer HIP or pass --hip-version 5.7"),
+        Invalid(BF16, options=OLD, fixed=BF16.replace("__nv_bfloat16", "hip_bfloat16"),
+                message="__hip_bfloat16 needs HIP 5.7 (target 5.2): hip_bfloat16 used instead"),
+        Invalid("__device__ __nv_bfloat162 g(float2 v) { return __float22bfloat162_rn(v); }", options=OLD,
+                fixed="__device__ __hip_bfloat162 g(float2 v) { return __float22bfloat162_rn(v); }",
+                message="__hip_bfloat162 needs HIP 5.7 (target 5.2): build with a newer HIP or pass --hip-version 5.7"),
+        Valid(BF16, options=NEW),
+        Valid("__device__ __nv_bfloat162 g(float2 v) { return __float22bfloat162_rn(v); }", options=NEW),
+        Invalid("__device__ __nv_bfloat16 h(__nv_bfloat16_raw r) { return __nv_bfloat16(r); }", options=NEW,
+                fixed="__device__ __hip_bfloat16 h(__hip_bfloat16_raw r) { return __hip_bfloat16(r); }",
+                message="__hip_bfloat16_raw needs HIP 6.4 (target 6.2): build with a newer HIP or pass "
+                        "--hip-version 6.4"),
+        # code that already names the HIP type: nothing older is put in its place
+        Invalid("__device__ __hip_bfloat16 z;", options=OLD,
+                message="__hip_bfloat16 needs HIP 5.7 (target 5.2): build with a newer HIP, pass --hip-version 5.7, "
+                        "or use hip_bfloat16"),
     ]
 
     def check(self, ctx):
@@ -45,6 +66,10 @@ class ApiNewerThanTarget(CppRule):
             if mapping is None or not ctx.too_new(mapping):
                 continue
             need = f"{mapping.hip} needs HIP {mapping.since} (target {ctx.target})"
+            if mapping.older and token.name not in names:  # the HIP name itself: MAP000 puts nothing in its place
+                yield self.finding(ctx, token.start, token.end, f"{need}: build with a newer HIP, pass --hip-version "
+                                   f"{mapping.since}, or use {mapping.older}", family=mapping.family)
+                continue
             if not mapping.older:
                 yield self.finding(ctx, token.start, token.end, f"{need}: build with a newer HIP or pass "
                                    f"--hip-version {mapping.since}", family=mapping.family)

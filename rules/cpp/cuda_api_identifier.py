@@ -34,6 +34,11 @@ class CudaApiIdentifier(CppRule):
         Valid("struct S { int cudaFree; };\nint g(S s) { return s.cudaFree; }"),
         Valid("#define MSG \"cudaMalloc\"\n"),
         Valid("hipMalloc(&p, n);"),
+        # a row's `older` name for a target before its `since`: bfloat16 is __hip_bfloat16 from HIP 5.7
+        Invalid("__nv_bfloat16 h; nv_bfloat162 p;", fixed="__hip_bfloat16 h; __hip_bfloat162 p;",
+                options=(("hip_version", "6.2"),)),
+        Invalid("__nv_bfloat16 h; nv_bfloat16 g;", fixed="hip_bfloat16 h; hip_bfloat16 g;",
+                options=(("hip_version", "5.2"),)),
     ]
 
     def check(self, ctx):

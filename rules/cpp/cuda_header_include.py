@@ -3,10 +3,17 @@
 The header name is replaced and the delimiters are kept (`<cuda_runtime.h>` becomes
 `<hip/hip_runtime.h>`); a header that HIP does not need at all is removed with its line. Includes inside
 comments, strings or disabled text in a macro body are left alone.
+
+A header row may say from which HIP release its header exists (`since`) and which one to include before
+(`older`): `<cuda_bf16.h>` is `<hip/hip_bf16.h>` from HIP 5.7 and `<hip/hip_bfloat16.h>` for an older
+`--hip-version`. A header newer than the target with no older counterpart is still renamed, with a warning.
 """
 from migrate.cpp.includes import includes
-from migrate.model import Edit
+from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
+
+OLD, NEW = (("hip_version", "5.2"),), (("hip_version", "6.2"),)
+
 
 class CudaHeaderInclude(CppRule):
     code = "CPP001"
@@ -15,9 +22,16 @@ class CudaHeaderInclude(CppRule):
         Invalid('#include "cuda_runtime.h"\nint x;\n', fixed='#include "hip/hip_runtime.h"\nint x;\n'),
         Invalid("#include <stdio.h>\n#include <cublas_v2.h>\n", fixed="#include <stdio.h>\n#include <hipblas/hipblas.h>\n",
                 line=2),
+        # bfloat16: hip/hip_bf16.h (__hip_bfloat16 and the intrinsics) from HIP 5.7, hip/hip_bfloat16.h before
+        Invalid("#include <cuda_bf16.h>\n__nv_bfloat16 x;\n", fixed="#include <hip/hip_bf16.h>\n__hip_bfloat16 x;\n",
+                message="<cuda_bf16.h> is <hip/hip_bf16.h> in HIP", options=NEW),
+        Invalid("#include <cuda_bf16.h>\n__nv_bfloat16 x;\n", fixed="#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n",
+                message="<cuda_bf16.h> is <hip/hip_bfloat16.h> in HIP before 5.7 (target 5.2); <hip/hip_bf16.h> "
+                        "from 5.7", options=OLD),
         Valid("#include <stdio.h>\n"),
         Valid("// #include <cuda_runtime.h>\nint x;\n"),
         Valid("#include <hip/hip_runtime.h>\n"),
+        Valid("#include <hip/hip_bfloat16.h>\n", options=OLD),
     ]
 
     def check(self, ctx):
@@ -26,11 +40,21 @@ class CudaHeaderInclude(CppRule):
             header = headers.get(name)
             if header is None:
                 continue
-            if header.hip:
-                yield self.finding(ctx, m.start(2), m.end(2), f"<{name}> is <{header.hip}> in HIP",
-                                   edits=[Edit(m.start(2), m.end(2), header.hip)], title=f"Include {header.hip}",
-                                   family=header.family)
-            else:
+            if not header.hip:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is not needed with HIP",
                                    edits=[Edit(m.start(), m.end(), "")], title="Remove the include",
                                    family=header.family)
+                continue
+            new = header.hip_for(ctx.target_tuple)
+            severity = None
+            if new != header.hip:
+                message = (f"<{name}> is <{new}> in HIP before {header.since} (target {ctx.target}); "
+                           f"<{header.hip}> from {header.since}")
+            elif header.newer_than(ctx.target_tuple):
+                message = (f"<{name}> is <{new}> in HIP, which needs HIP {header.since} (target {ctx.target}): "
+                           f"build with a newer HIP or pass --hip-version {header.since}")
+                severity = Severity.WARNING
+            else:
+                message = f"<{name}> is <{new}> in HIP"
+            yield self.finding(ctx, m.start(2), m.end(2), message, edits=[Edit(m.start(2), m.end(2), new)],
+                               title=f"Include {new}", family=header.family, severity=severity)

@@ -51,7 +51,7 @@ class MissingHipRuntimeInclude(CppRule):
         headers = ctx.packs.headers
         present = set()
         for _, name in includes(ctx):
-            present.add(headers[name].hip if name in headers else name)
+            present.add(headers[name].hip_for(ctx.target_tuple) if name in headers else name)
         if present & RUNTIME_HEADERS or not needs_runtime(ctx):
             return
         first = next(includes(ctx), None)

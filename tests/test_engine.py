@@ -53,3 +53,26 @@ def test_insertions_at_a_replacement_start_go_first():
     assert splice(b"abc", [Edit(1, 1, "<"), Edit(1, 2, "B")]) == b"a<Bc"
     with pytest.raises(ValueError):
         splice(b"abc", [Edit(0, 2, "x"), Edit(1, 3, "y")])
+
+
+NO_CUDA_HEADER = b"""#pragma once
+#include <ATen/core/Tensor.h>
+#include <optional>
+
+namespace at {
+namespace meta {
+TORCH_API at::Tensor & erfc_(at::Tensor & self);
+TORCH_API at::Tensor & erfc_out(at::Tensor & out, const at::Tensor & self);
+} // namespace meta
+} // namespace at
+"""
+
+
+def test_a_file_with_nothing_to_migrate_is_not_parsed_for_its_includes():
+    """tree-sitter cannot parse `TORCH_API at::Tensor & f(...)`; a header with no CUDA in it is not parsed at
+    all, so it gets no INP001 (4,036 of torch's ATen/ops headers got one)."""
+    out = translate("ops/erfc_meta.h", NO_CUDA_HEADER, Options(hip_version="6.2"), default_packs(), "6.2", RULES)
+    assert (out.data, out.findings) == (NO_CUDA_HEADER, ())
+    hidden = b"/* disabled\n#include <cuda_runtime.h>\n*/\n" + NO_CUDA_HEADER
+    out = translate("ops/erfc_meta.h", hidden, Options(hip_version="6.2"), default_packs(), "6.2", RULES)
+    assert out.data == hidden and [f.code for f in out.findings] == ["INP001"]

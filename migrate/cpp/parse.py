@@ -165,6 +165,25 @@ def classify(node: tree_sitter.Node) -> Context:
     return Context.CODE
 
 
+DIRECTIVES = {"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"}
+# Macros only nvcc and the CUDA headers define: in a directive's condition HAZ018 reports them (CPP006 elsewhere).
+CUDA_ONLY_MACROS = frozenset({"CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
+                              "__CUDACC_VER_BUILD__", "__NVCC__"})
+
+
+def directive_condition(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The condition (or #ifdef name) of the #if/#elif/#ifdef that `node` sits in, or None (code, a #define)."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in DIRECTIVES:
+            field = "name" if parent.type.endswith("ifdef") else "condition"
+            return child if parent.child_by_field_name(field) == child else None
+        if parent.type.startswith("preproc_") and parent.type != "preproc_defined":
+            return None
+        child, parent = parent, parent.parent
+    return None
+
+
 def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]]:
     """(line, column) of the first `limit` ERROR or MISSING nodes, 1-based. A missing newline at the end of
     a last-line #define is not an error worth reporting."""

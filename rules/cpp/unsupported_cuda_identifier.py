@@ -5,7 +5,7 @@ hand. Names the project defines itself (its own macros, names in its own namespa
 not CUDA API and are not reported.
 """
 from migrate.cpp.context import CUDA_LOOKING
-from migrate.cpp.parse import declared_in_scope
+from migrate.cpp.parse import CUDA_ONLY_MACROS, declared_in_scope, directive_condition
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -36,6 +36,7 @@ class UnsupportedCudaIdentifier(CppRule):
         Valid("#define CUDA_CHECK(x) x\nint a = CUDA_CHECK(1);"),
         Valid("int cuMyHelper(int x) { return x; }"),
         Valid('const char* s = "cudaCtxResetPersistingL2Cache";'),
+        Invalid('int v = CUDA_VERSION;', message="CUDA_VERSION has no HIP counterpart: left unchanged, port it by hand"),
     ]
 
     def check(self, ctx):
@@ -47,8 +48,9 @@ class UnsupportedCudaIdentifier(CppRule):
             known = packs.unsupported.get(name)
             if known is None and not CUDA_LOOKING.match(name):
                 continue
-            if declares(token):
-                continue
+            if declares(token) or (name in CUDA_ONLY_MACROS and token.node is not None and token.base == 0
+                                    and directive_condition(token.node) is not None):
+                continue  # a project's own name; a version gate, which HAZ018 reports
             if known is not None:
                 message = f"{name} has no HIP counterpart: left unchanged, port it by hand"
             else:

@@ -19,7 +19,7 @@ from migrate.rule import CppRule, Invalid, Valid
 
 ARCH = re.compile(rb"\b__CUDA_ARCH__\b")
 HIP = "__HIP_DEVICE_COMPILE__"
-DIRECTIVES = {"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"}
+DIRECTIVES = parse.DIRECTIVES
 COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 DEVICE_MESSAGE = ("hipcc does not define __CUDA_ARCH__, so this device-compilation check is false on AMD: "
                   "test __HIP_DEVICE_COMPILE__")
@@ -68,7 +68,7 @@ class CudaArchGate(CppRule):
             uses.append((node, m.start()))
         by_condition: dict[tuple[int, int], list] = {}
         for node, start in uses:
-            condition = self._condition(node)
+            condition = parse.directive_condition(node)
             key = (condition.start_byte, condition.end_byte) if condition is not None else (start, -1)
             by_condition.setdefault(key, []).append((node, start))
         for group in by_condition.values():
@@ -84,19 +84,6 @@ class CudaArchGate(CppRule):
                 else:
                     text = " ".join(shown.text.decode("utf-8", "replace").split())
                     yield self.finding(ctx, shown.start_byte, shown.end_byte, numeric_message(text))
-
-    @staticmethod
-    def _condition(node):
-        """The condition of the #if/#elif/#ifdef this use sits in, or None (code, a #define body)."""
-        child, parent = node, node.parent
-        while parent is not None:
-            if parent.type in DIRECTIVES:
-                field = "name" if parent.type.endswith("ifdef") else "condition"
-                return child if parent.child_by_field_name(field) == child else None
-            if parent.type.startswith("preproc_") and parent.type != "preproc_defined":
-                return None
-            child, parent = parent, parent.parent
-        return None
 
     @staticmethod
     def _form(node):

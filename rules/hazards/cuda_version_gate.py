@@ -1,0 +1,63 @@
+"""A preprocessor gate on a macro only nvcc and the CUDA headers define: `CUDA_VERSION`, `CUDART_VERSION`,
+`__CUDACC_VER_MAJOR__`/`_MINOR__`/`_BUILD__`, `__NVCC__`.
+
+hipcc defines none of them (no pack renames them: HIP has no macro with their meaning). In `#if CUDA_VERSION >=
+11000` an undefined name reads as 0, so AMD silently builds the branch written for the oldest CUDA; under
+`#ifdef __NVCC__` the code is left out. Reported, not fixed: what the branch needs on AMD is a decision. Test
+`__HIPCC__` or `__HIP_PLATFORM_AMD__` for the compiler and platform, and `HIP_VERSION` (`hip/hip_version.h`) for
+a version. Uses outside `#if`/`#elif`/`#ifdef` conditions are reported by CPP006 as CUDA names with no counterpart.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.model import RuleKind, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+WORDS = re.compile(rb"\b(?:CUDA_VERSION|CUDART_VERSION|__CUDACC_VER_(?:MAJOR|MINOR|BUILD)__|__NVCC__)\b")
+ADVICE = "test __HIPCC__ or __HIP_PLATFORM_AMD__, and HIP_VERSION (hip/hip_version.h) for a version"
+
+
+def defined_message(name: str, shown: str) -> str:
+    return f"hipcc does not define {name}: '{shown}' takes the branch for a compiler other than nvcc on AMD; {ADVICE}"
+
+
+def value_message(name: str, shown: str) -> str:
+    return (f"hipcc does not define {name}: in '{shown}' it reads as 0, so AMD builds the branch for the oldest "
+            f"CUDA; {ADVICE}")
+
+
+class CudaVersionGate(CppRule):
+    code = "HAZ018"
+    kind = RuleKind.HAZARD
+    severity = Severity.WARNING
+    fixable = False
+    examples = [
+        Invalid("#if CUDA_VERSION >= 11000\n#include <cuda_bf16.h>\n#endif\n", line=1,
+                message=value_message("CUDA_VERSION", "CUDA_VERSION >= 11000")),
+        Invalid("#ifdef __NVCC__\n#define HOST_DEVICE __host__ __device__\n#else\n#define HOST_DEVICE\n#endif\n",
+                message=defined_message("__NVCC__", "__NVCC__")),
+        Invalid("#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\nint old_api;\n#endif\n",
+                message=defined_message("CUDART_VERSION", "defined(CUDART_VERSION)")),
+        Valid("#if HIP_VERSION >= 60000000\nint new_api;\n#endif\n"),
+        Valid('// #if CUDA_VERSION >= 11000\nconst char* s = "CUDA_VERSION";\n'),
+        Valid("#define MY_CUDA_VERSION 11\n#if MY_CUDA_VERSION > 10\nint x;\n#endif\n"),
+    ]
+
+    def check(self, ctx):
+        if not WORDS.search(ctx.data):
+            return
+        for m in WORDS.finditer(ctx.data):
+            node = ctx.node_at(m.start(), m.end())
+            if node.type != "identifier" or parse.directive_condition(node) is None:
+                continue
+            name = m.group().decode()
+            parent = node.parent
+            if parent.type == "preproc_defined":
+                yield self.finding(ctx, parent.start_byte, parent.end_byte,
+                                   defined_message(name, " ".join(parent.text.decode().split())))
+            elif parent.type in parse.DIRECTIVES:
+                yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name))
+            else:
+                shown = parent if parent.type == "binary_expression" else node
+                yield self.finding(ctx, shown.start_byte, shown.end_byte,
+                                   value_message(name, " ".join(shown.text.decode().split())))

@@ -12,7 +12,11 @@ image rules (PY050, PY051), whatever the file.
 - GitLab CI (a document with `stages:` or a job with `script:`): `image:` (a string or `{name: ...}`) and the items
   of a `services:` list (strings or `{name: ...}`), at the top, under `default:` and in each job.
 
-Other `image:` keys (Helm values, Argo workflow templates) are not read. In YAML the reference is the
+- Helm values files (documents that are no Kubernetes object): a mapping with `repository:` and `tag:` (and maybe
+  `registry:`) is an image; its reference is put together from them and is reported, never edited (`editable` is
+  false: the fix would span several keys).
+
+Other `image:` keys (Argo workflow templates) are not read. In YAML the reference is the
 scalar's text, quotes excluded; a scalar with escapes, a doubled `''` or a line break is reported but not edited
 (`editable`), and so is a reference built at run time (`$VAR`, `${VAR}`, `${{ matrix.image }}`, `{{ .Values.x }}`),
 which `built` marks. Anchors, aliases and tags are left as they are.
@@ -50,8 +54,9 @@ def image_refs(ctx) -> list[ImageRef]:
     if ctx.kind == "yaml":
         if not any(word in ctx.data for word in (b"cuda", b"pytorch", b"nvcr.io", b"vllm", b"tensorflow")):
             return []  # names no image family the rules know: the tree is not walked
-        refs = (_yaml_ref(ctx.data, node) for node in yaml_image_nodes(ctx.data, ctx.root))
-        return [ref for ref in refs if ref is not None]
+        refs = [_yaml_ref(ctx.data, node) for node in yaml_image_nodes(ctx.data, ctx.root)]
+        refs += _helm_refs(ctx.data, ctx.root)
+        return sorted((ref for ref in refs if ref is not None), key=lambda ref: ref.start)
     return []
 
 
@@ -131,6 +136,29 @@ def yaml_image_nodes(data: bytes, root: tree_sitter.Node) -> Iterator[tree_sitte
             for service in y.pairs(y.value_node(job_services)) if job_services is not None else []:
                 found.extend(_image(data, y.value_node(service)))
     return iter(sorted(found, key=lambda n: n.start_byte))
+
+
+def _helm_refs(data: bytes, root: tree_sitter.Node) -> list[ImageRef]:
+    """Helm-style image blocks (`repository:` + `tag:`, maybe `registry:`) of the documents that are no Kubernetes
+    object, reported at the repository's scalar."""
+    found = []
+    for top in y.documents(root):
+        if y.get(data, top, "apiVersion") is not None and y.get(data, top, "kind") is not None:
+            continue
+        for node in walk(top, "block_mapping", "flow_mapping"):
+            repository, tag = y.get(data, node, "repository"), y.get(data, node, "tag")
+            if repository is None or tag is None:
+                continue
+            repo_text, tag_text = y.scalar(data, y.value_node(repository)), y.scalar(data, y.value_node(tag))
+            if not repo_text or not tag_text:
+                continue
+            registry = y.field(data, node, "registry")
+            name = f"{registry}/{repo_text}" if registry else repo_text
+            value = y.value_node(repository)
+            built = "$" in name + tag_text or "{{" in name + tag_text
+            found.append(ImageRef(f"{name}:{tag_text}", name, tag_text, False, built, value.start_byte,
+                                  value.end_byte, False, "yaml"))
+    return found
 
 
 def _gitlab_ci(data: bytes, top: tree_sitter.Node) -> bool:

@@ -80,6 +80,13 @@ class NvidiaCudaBaseImage(FileRule):
                       "unit:\n  stage: test\n  image:\n    name: \"rocm/dev-ubuntu-20.04:6.1.1\"\n"
                       "  services:\n    - redis:7\n    - name: rocm/dev-ubuntu-24.04:7.1.1\n  script: [make test]\n",
                 path=".gitlab-ci.yml", line=2),
+        Invalid("replicaCount: 1\nimage:\n  repository: nvidia/cuda\n  tag: \"12.4.1-runtime-ubuntu22.04\"\n"
+                "  pullPolicy: IfNotPresent\n", path="charts/worker/values.yaml", line=3,
+                message="nvidia/cuda:12.4.1-runtime-ubuntu22.04 is NVIDIA's CUDA image: rocm/dev-ubuntu-22.04:6.4.1 "
+                        "is the ROCm image of the same Ubuntu; its ROCm version is a choice: check it against the "
+                        "host's driver and the ROCm your wheels need"),
+        Valid("image:\n  repository: rocm/dev-ubuntu-22.04\n  tag: 6.4.1\nredis:\n  repository: redis\n  tag: '7'\n",
+              path="values.yaml"),
         Invalid("ARG CUDA=12.1.1\nFROM nvidia/cuda:${CUDA}-devel-ubuntu22.04\n", line=2,
                 message="nvidia/cuda:${CUDA}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),

@@ -57,6 +57,9 @@ def reason(context: Context, cuda: str, ours: str | None, theirs: str | None, pa
     mapping = packs.names.get(cuda)
     if ours is None and theirs is not None and cuda in packs.unsupported:
         return "no HIP counterpart known to the packs: reported as unsupported instead of renamed"
+    if ours is None and theirs is not None and cuda.lower().startswith("cudnn"):
+        return ("hipify-perl renames cuDNN to hipDNN, which no ROCm release ships (MIOpen is AMD's DNN library, "
+                "with another API): reported (HAZ016, CPP006), never renamed")
     if mapping is not None and ours == mapping.hip and theirs != ours:
         if theirs is None:
             return f"hipify-perl leaves it; HIP declares {mapping.hip} (since {mapping.since})"

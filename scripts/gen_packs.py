@@ -7,7 +7,9 @@ How the rows are derived:
    the CUDA toolkit headers (default /usr/local/cuda/include) and the include/ folders of the
    NVIDIA library wheels (cuBLAS, cuRAND, cuFFT, cuSPARSE, cuSOLVER, NVRTC, NCCL) fetched with
    `pip download` into the cache. Each declaration gives a name, a kind (function, type, enum,
-   macro, namespace) and, through the header that declares it, an API family.
+   macro, namespace) and, through the header that declares it, an API family. The runtime headers
+   of CUDA 12.8 (the nvidia-cuda-runtime-cu12 wheel) add the non-macro names CUDA 13 dropped
+   (cudaThreadSynchronize, cudaThreadExit, ...), which code written for older toolkits still calls.
    The header file names themselves are the candidates of the [headers] tables.
 2. The candidates are written one per line into a scratch file (names as `NAME()`, namespaces as
    `NAME::x()`, headers as `#include <HEADER>`) and the installed hipify-perl runs once over it.
@@ -102,6 +104,10 @@ OTHER_PREFIXES = ("cudaGL", "cudaEGL", "cudaVDPAU", "cuda_gl_interop", "cuda_egl
                   "cuda_vdpau_interop", "cudaProfiler", "cuda_profiler_api", "cupti", "nvperf",
                   "nvvm", "nv_decode", "fatbinary_section", "nvtx3/", "generated_")
 FP16_PREFIXES = ("cuda_fp16", "cuda_bf16", "cuda_fp8", "cuda_fp6", "cuda_fp4")
+
+# CUDA 12.8's runtime headers: the names CUDA 13 dropped (cudaThreadSynchronize, cudaThreadExit, ...) are still in
+# code written for older toolkits; they are run through hipify-perl like the names of the installed headers.
+LEGACY_WHEELS = {"nvidia-cuda-runtime-cu12": "12.8.90"}
 
 # Header names of the CUDA toolkit that are gone from recent toolkits but still appear in code
 # written for older ones; they are run through hipify-perl like the headers that exist.
@@ -662,13 +668,13 @@ def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, check=True, text=True, **kw)
 
 
-def fetch_wheels(cache: Path, unpinned: bool) -> dict[str, tuple[str, Path]]:
-    """dist name -> (version, include dir) of each NVIDIA library wheel."""
+def fetch_wheels(cache: Path, unpinned: bool, which: dict[str, str] | None = None) -> dict[str, tuple[str, Path]]:
+    """dist name -> (version, include dir) of each NVIDIA wheel of `which` (default WHEELS)."""
     wheels_dir = cache / "wheels"
     inc_root = cache / "cuda-libs"
     wheels_dir.mkdir(parents=True, exist_ok=True)
     out: dict[str, tuple[str, Path]] = {}
-    for dist, version in WHEELS.items():
+    for dist, version in (WHEELS if which is None else which).items():
         stem = dist.replace("-", "_")
         pattern = f"{stem}-{version}-*.whl" if not unpinned else f"{stem}-*.whl"
         found = sorted(wheels_dir.glob(pattern))
@@ -1308,6 +1314,16 @@ def main(argv: list[str] | None = None) -> int:
 
     # 2. CUDA declarations and headers
     decls, cuda_headers, sstats, attr_macros = scan_cuda(cuda_inc, [p for _, p in wheels.values()])
+    dropped = 0
+    for _, legacy_inc in fetch_wheels(cache, args.unpinned, LEGACY_WHEELS).values():
+        old_decls, old_headers, _, _ = scan_cuda(legacy_inc, [])
+        for name, d in old_decls.items():
+            if name not in decls and d.kind != "macro" and not d.internal:
+                decls[name] = d
+                dropped += 1
+        for header, fam in old_headers.items():
+            cuda_headers.setdefault(header, fam)
+    log(f"{dropped} names of CUDA 12.8's runtime headers that CUDA {cuda_version}'s no longer declare")
     log(f"scanned {sstats['headers']} CUDA headers: {len(decls)} declared names, {len(cuda_headers)} header files")
 
     # 3. hipify-perl

@@ -213,3 +213,10 @@ def test_gen_packs_finds_the_bf16_functions_hip_declares(tmp_path, monkeypatch):
 def test_the_shipped_packs_are_all_loaded():
     shipped = {p.stem for p in (rules_root() / "mappings").glob("*.toml")} - {"overrides"}
     assert len(shipped) == len(PACKS.families)
+
+
+def test_names_cuda_13_dropped_are_still_mapped():
+    """cudaThreadSynchronize and cudaThreadExit left CUDA 13's headers; old code still calls them."""
+    names = PACKS.names
+    assert (names["cudaThreadSynchronize"].hip, names["cudaThreadExit"].hip) == ("hipDeviceSynchronize",
+                                                                                 "hipDeviceReset")

@@ -67,24 +67,40 @@ def ruleset_version(memo: Path | None = None) -> str:
         st = path.stat()
         stamp.update(f"{label}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     key = stamp.hexdigest()
-    if memo is not None:
-        try:
-            doc = json.loads(memo.read_text())
-            if doc.get("stamp") == key and isinstance(doc.get("version"), str):
-                return doc["version"]
-        except (OSError, ValueError, AttributeError):
-            pass
+    known = recall(memo, key, "version")
+    if known is not None:
+        return known
     h = hashlib.sha256(f"hipmigrate {__version__} cache {FORMAT}\0".encode())
     for label, path in sources:
         h.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     version = h.hexdigest()[:32]
-    if memo is not None:
-        try:
-            memo.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(memo, json.dumps({"stamp": key, "version": version}).encode(), durable=False)
-        except OSError:
-            pass
+    remember(memo, key, "version", version)
     return version
+
+
+def recall(memo: Path | None, stamp, field: str) -> str | None:
+    """The string `field` that `memo` (a small JSON file) holds under `stamp`; None when there is no memo, it was
+    written under another stamp, or it cannot be read."""
+    if memo is None:
+        return None
+    try:
+        doc = json.loads(memo.read_text())
+        if doc.get("stamp") == stamp and isinstance(doc.get(field), str):
+            return doc[field]
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def remember(memo: Path | None, stamp, field: str, value: str) -> None:
+    """Write `memo` for `recall`; a memo that cannot be written is only a lost shortcut."""
+    if memo is None:
+        return
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(memo, json.dumps({"stamp": stamp, field: value}).encode(), durable=False)
+    except OSError:
+        pass
 
 
 def finding_to_dict(f: Finding) -> dict:

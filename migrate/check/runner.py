@@ -14,11 +14,10 @@ from pathlib import Path
 
 from migrate.check import baseline as baseline_file
 from migrate.check import gitdiff, suppress
-from migrate.check.cache import Cache, Stats, content_digest, ruleset_version
+from migrate.check.cache import Cache, Stats, content_digest, recall, remember, ruleset_version
 from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
 from migrate.check.selection import Selection
-from migrate.files import atomic_write
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options
 from migrate.stages import scan
@@ -184,24 +183,18 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     stamp = [tool, st.st_mtime_ns if st else 0, st.st_size if st else 0,
              ruleset_version(cache_folder / "ruleset.json" if cache_folder else None)]
     memo = cache_folder / "toolchain.json" if cache_folder else None
-    if memo is not None:
+    known = recall(memo, stamp, "target")
+    if known is not None:
         try:
-            doc = json.loads(memo.read_text())
-            if doc.get("stamp") == stamp and isinstance(doc.get("target"), str):
-                version_tuple(doc["target"])
-                return doc["target"]
-        except (OSError, ValueError, AttributeError):
+            version_tuple(known)
+            return known
+        except ValueError:
             pass
     from migrate.packs import default_packs
     from migrate.toolchain import installed_hip_version
 
     target = installed_hip_version() or default_packs().newest
-    if memo is not None:
-        try:
-            memo.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(memo, json.dumps({"stamp": stamp, "target": target}).encode(), durable=False)
-        except OSError:
-            pass
+    remember(memo, stamp, "target", target)
     return target
 
 

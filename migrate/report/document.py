@@ -6,7 +6,8 @@ import json
 
 from migrate import __version__
 from migrate.render.bench import compare_dict
-from migrate.report.model import BenchRun, Build, EffortRow, Migration, Report, Stored
+from migrate.effort import FileEffort
+from migrate.report.model import BenchRun, Build, Migration, Report, Stored
 
 FORMAT = "hipmigrate-report"
 VERSION = 1
@@ -21,7 +22,7 @@ def finding(s: Stored) -> dict:
     return out
 
 
-def effort_row(r: EffortRow) -> dict:
+def effort_row(r: FileEffort) -> dict:
     out = {"path": r.path} if r.path else {}
     out.update({"lines": r.lines, "lines_changed": r.lines_changed, "hazards_fixed": r.hazards_fixed,
                 "hazards_to_review": r.hazards_to_review, "review_weight": r.review_weight, "class": r.effort})

@@ -13,9 +13,10 @@ from pathlib import Path
 from migrate.bench import results as bench_results
 from migrate.bench.config import BenchError
 from migrate.bench.stats import summarize
+from migrate.effort import FileEffort
 from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity, Span
 from migrate.render.bench import machine
-from migrate.report.model import (BenchRow, BenchRun, Build, EffortRow, FileDiff, FileEntry, Migration, Report,
+from migrate.report.model import (BenchRow, BenchRun, Build, FileDiff, FileEntry, Migration, Report,
                                   Stored, UnitRow)
 from migrate.report.state import BENCH_DIR, BUILD_FILE, RUN_FILE, STATE
 from migrate.stages.report import UNSUPPORTED_CODES, is_conversion
@@ -58,8 +59,8 @@ def sections(findings: list[Stored]) -> tuple[list[Stored], list[Stored], list[S
     return unsupported, hazards, warnings, notes
 
 
-def effort_row(d: dict) -> EffortRow:
-    return EffortRow(d.get("path", ""), d["lines"], d["lines_changed"], d["hazards_fixed"], d["hazards_to_review"],
+def effort_row(d: dict) -> FileEffort:
+    return FileEffort(d.get("path", ""), d["lines"], d["lines_changed"], d["hazards_fixed"], d["hazards_to_review"],
                      d["review_weight"], d["class"])
 
 

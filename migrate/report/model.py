@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from migrate.bench.stats import Summary
+from migrate.effort import FileEffort
 from migrate.model import Finding
 
 
@@ -24,17 +25,6 @@ class Stored:
 class FileEntry:
     path: str
     status: str  # migrated, unchanged, copied, skipped
-
-
-@dataclass(frozen=True)
-class EffortRow:
-    path: str  # "" for the total
-    lines: int
-    lines_changed: int
-    hazards_fixed: int
-    hazards_to_review: int
-    review_weight: int
-    effort: str
 
 
 @dataclass(frozen=True)
@@ -65,7 +55,7 @@ class Migration:
     hazards: tuple[Stored, ...]  # portability hazards (rule kind hazard)
     warnings: tuple[Stored, ...]  # other findings at warning or above, and input problems
     notes: tuple[Stored, ...]  # information with nothing to fix
-    effort: tuple[EffortRow, ...] | None  # files with work, then the total; None when run.json has no estimate
+    effort: tuple[FileEffort, ...] | None  # files with work, then the total; None when run.json has no estimate
     effort_class: str | None
     unsafe_fixes: bool
     inline_asm: tuple[dict, ...]
@@ -79,7 +69,7 @@ class Migration:
         return sum(self.conversions.values())
 
     @property
-    def effort_total(self) -> EffortRow | None:
+    def effort_total(self) -> FileEffort | None:
         return self.effort[-1] if self.effort else None
 
     def fixed(self, s: Stored) -> bool:

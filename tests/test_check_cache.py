@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from migrate.check.cache import FORMAT
 from tests.helpers import cli, git_repo, write_tree
 from tests.test_check import PYPROJECT
 
@@ -35,7 +36,7 @@ def check(root: Path, monkeypatch, *args: str) -> tuple[int, dict]:
 
 
 def entries(root: Path) -> list[Path]:
-    return sorted((root / ".hipmigrate" / "cache" / "v1").rglob("*.json"))
+    return sorted((root / ".hipmigrate" / "cache" / f"v{FORMAT}").rglob("*.json"))
 
 
 def entry_of(root: Path, rel: str) -> Path:

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from migrate import __version__
 from migrate.files import atomic_write
-from migrate.model import Applicability, Edit, FileResult, FileStatus, Finding, Fix, RuleKind, Severity, Span
+from migrate.model import FileResult, FileStatus
+from migrate.wire import finding_fields, finding_from_fields
 
-FORMAT = 1
+FORMAT = 2
 PACKAGE = Path(__file__).resolve().parent.parent  # migrate/
 
 
@@ -103,29 +104,6 @@ def remember(memo: Path | None, stamp, field: str, value: str) -> None:
         pass
 
 
-def finding_to_dict(f: Finding) -> dict:
-    out = {"code": f.code, "kind": f.kind.value, "severity": f.severity.label, "message": f.message,
-           "span": [f.span.path, f.span.start, f.span.end, f.span.line, f.span.column]}
-    if f.fix is not None:
-        out["fix"] = [f.fix.title, f.fix.applicability.value, [[e.start, e.end, e.text] for e in f.fix.edits]]
-    if f.family:
-        out["family"] = f.family
-    if f.matched:
-        out["matched"] = f.matched
-    return out
-
-
-def finding_from_dict(d: dict) -> Finding:
-    path, start, end, line, column = d["span"]
-    fix = None
-    if "fix" in d:
-        title, applicability, edits = d["fix"]
-        fix = Fix(str(title), tuple(Edit(int(s), int(e), str(t)) for s, e, t in edits), Applicability(applicability))
-    return Finding(str(d["code"]), RuleKind(d["kind"]), Severity[d["severity"].upper()], str(d["message"]),
-                   Span(str(path), int(start), int(end), int(line), int(column)), fix, str(d.get("family", "")),
-                   str(d.get("matched", "")))
-
-
 def _checksum(body: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -160,7 +138,7 @@ class Cache:
             if doc["key"] != key or doc["sum"] != _checksum(body) or body["path"] != rel:
                 raise ValueError("entry does not match its key")
             new = data if body["new"] is None else base64.b64decode(body["new"], validate=True)
-            findings = tuple(finding_from_dict(f) for f in body["findings"])
+            findings = tuple(finding_from_fields(f) for f in body["findings"])
             result = FileResult(rel, FileStatus(body["status"]), findings, data, new, int(body["lines"]))
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             self.stats.corrupt += 1
@@ -172,7 +150,7 @@ class Cache:
         key = self.key(result.path, digest)
         new = None if result.new is None or result.new == result.old else base64.b64encode(result.new).decode()
         body = {"path": result.path, "status": result.status.value, "lines": result.lines, "new": new,
-                "findings": [finding_to_dict(f) for f in result.findings]}
+                "findings": [finding_fields(f) for f in result.findings]}
         doc = {"key": key, "sum": _checksum(body), "body": body}
         path = self._path(key)
         try:

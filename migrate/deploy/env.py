@@ -384,23 +384,8 @@ def _scalar(ctx, node: tree_sitter.Node | None):
 
 def _pairs(node: tree_sitter.Node | None):
     """(key, value) nodes of a block or flow mapping."""
-    node = _unwrap(node)
-    if node is None or node.type not in ("block_mapping", "flow_mapping"):
-        return
-    for pair in node.named_children:
-        if pair.type in ("block_mapping_pair", "flow_pair"):
-            yield pair.child_by_field_name("key"), pair.child_by_field_name("value")
-
-
-def _items(node: tree_sitter.Node | None):
-    node = _unwrap(node)
-    if node is None or node.type not in ("block_sequence", "flow_sequence"):
-        return
-    for item in node.named_children:
-        if item.type == "block_sequence_item":
-            yield item.named_children[0] if item.named_children else None
-        elif item.type in ("flow_node", "flow_pair"):
-            yield item
+    for pair in y.pairs(node):
+        yield y.key_node(pair), y.value_node(pair)
 
 
 def _yaml_site(name, value, access: Access = Access.SET) -> EnvSite | None:
@@ -427,7 +412,7 @@ def _yaml_env(ctx, node: tree_sitter.Node | None):
             site = _yaml_site(name, _scalar(ctx, value))
         if site is not None:
             yield site
-    for item in _items(node):
+    for item in y.items(node):
         fields = {ctx.node_text(k): v for k, v in _pairs(item)}
         if "name" in fields:  # Kubernetes
             name = _scalar(ctx, fields["name"])

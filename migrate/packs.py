@@ -44,7 +44,7 @@ class Mapping:
     def newer_than(self, target: tuple[int, int]) -> bool:
         """Known to have come after HIP `target`. A `since` that is only the oldest release inspected does not
         say so: hipBLAS names start at 5.5 because Debian 12 packages no hipBLAS, not because HIP 5.2 lacked them."""
-        return self.since_key > target and not self.since_is_floor
+        return _newer(self.since, self.since_is_floor, target)
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Header:
 
     def newer_than(self, target: tuple[int, int]) -> bool:
         """Known to have come after HIP `target` (never when `since` is only the oldest release inspected)."""
-        return bool(self.since) and _version_key(self.since) > target and not self.since_is_floor
+        return _newer(self.since, self.since_is_floor, target)
 
     def hip_for(self, target: tuple[int, int]) -> str:
         """The header to include when migrating for HIP `target`."""
@@ -89,6 +89,11 @@ class Packs:
     def all_names(self) -> frozenset[str]:
         """Every name a pack knows: CUDA names mapped or unsupported, and the HIP names they map to."""
         return frozenset(self.names) | frozenset(self.unsupported) | frozenset(self.by_hip)
+
+
+def _newer(since: str, since_is_floor: bool, target: tuple[int, int]) -> bool:
+    """`since` ("" for none) is a release after `target`, and more than the oldest release inspected."""
+    return bool(since) and _version_key(since) > target and not since_is_floor
 
 
 @lru_cache(maxsize=None)

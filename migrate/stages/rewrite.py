@@ -50,7 +50,7 @@ def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Fin
     return data, notes
 
 
-def _rules(packs_dir: str | None = None):
+def _rules():
     return [r() for r in default_registry().cpp()]
 
 
@@ -99,7 +99,6 @@ def migrate_files(files: list[SourceFile], options: Options, target: str,
     # Load the packs, rules and token regex before forking: the workers inherit them instead of
     # each parsing the packs again.
     candidates_for(default_packs())
-    _rules()
     default_registry()
     results = []
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:

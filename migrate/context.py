@@ -21,6 +21,13 @@ class FileContext:
         self.target = target  # the HIP version migrated for, "major.minor"
         self.target_tuple = version_tuple(target)
         self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
+        self.memo: dict[str, object] = {}  # what helper modules work out once per file for several rules
+
+    def once(self, key: str, compute):
+        """`compute(self)`, worked out the first time any rule asks for `key` in this file."""
+        if key not in self.memo:
+            self.memo[key] = compute(self)
+        return self.memo[key]
 
     @cached_property
     def line_starts(self) -> list[int]:

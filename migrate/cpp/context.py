@@ -63,7 +63,6 @@ class CppContext(FileContext):
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
         super().__init__(path, data, options, packs, target)
         self._macro_trees: dict[int, tree_sitter.Tree] = {}
-        self.memo: dict[str, object] = {}  # what helper modules work out once per file for several rules
 
     def node_text(self, node: tree_sitter.Node) -> str:
         return node.text.decode("utf-8", "replace")

@@ -8,10 +8,7 @@ INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"][^\r\n]
 def includes(ctx):
     """(match, header) of every real #include line of the file (not in a comment); found once per file,
     though several rules ask."""
-    found = ctx.memo.get("includes")
-    if found is None:
-        found = ctx.memo["includes"] = list(_includes(ctx))
-    return iter(found)
+    return iter(ctx.once("includes", lambda c: list(_includes(c))))
 
 
 def _plainly_code(data: bytes, start: int) -> bool:

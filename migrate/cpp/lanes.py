@@ -17,7 +17,6 @@ lane source wherever it is used.
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -188,7 +187,7 @@ class Tree:
 
 
 class _FileState:
-    """What the hazard rules share about one file (it must not refer to the context: the cache is weak)."""
+    """What the hazard rules share about one file (kept in the context's memo)."""
 
     def __init__(self, ctx):
         self.macros: list[Macro] = _macros_of(ctx)
@@ -277,14 +276,8 @@ def _declarators(ctx, start: int, end: int, types: frozenset[bytes]) -> set[byte
     return names
 
 
-_cache: "weakref.WeakKeyDictionary[object, _FileState]" = weakref.WeakKeyDictionary()
-
-
 def _state(ctx) -> _FileState:
-    found = _cache.get(ctx)
-    if found is None:
-        found = _cache[ctx] = _FileState(ctx)
-    return found
+    return ctx.once("lanes", _FileState)
 
 
 def lanes(ctx) -> Lanes:

@@ -48,7 +48,11 @@ class ImageRef:
 
 
 def image_refs(ctx) -> list[ImageRef]:
-    """The image references of a Dockerfile or YAML context, in document order."""
+    """The image references of a Dockerfile or YAML context, in document order (found once: three rules ask)."""
+    return ctx.once("image_refs", _image_refs)
+
+
+def _image_refs(ctx) -> list[ImageRef]:
     if ctx.kind == "docker":
         return list(_docker_refs(ctx))
     if ctx.kind == "yaml":

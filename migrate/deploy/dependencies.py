@@ -236,16 +236,15 @@ def pyproject_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency
 def dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
     """Dependencies and index URLs of a requirements or pyproject context, or of the `pip install` commands of a
     shell script or Dockerfile (migrate/deploy/pip_commands.py); cached on the context."""
-    cached = getattr(ctx, "_hipmigrate_dependencies", None)
-    if cached is None:
-        if ctx.kind in ("shell", "docker", "yaml"):
-            from migrate.deploy.pip_commands import pip_commands
-            cached = pip_commands(ctx)
-        else:
-            reader = requirement_file if ctx.kind == "requirements" else pyproject_file
-            cached = reader(ctx.data, ctx.root)
-        ctx._hipmigrate_dependencies = cached
-    return cached
+    return ctx.once("dependencies", _dependencies)
+
+
+def _dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
+    if ctx.kind in ("shell", "docker", "yaml"):
+        from migrate.deploy.pip_commands import pip_commands
+        return pip_commands(ctx)
+    reader = requirement_file if ctx.kind == "requirements" else pyproject_file
+    return reader(ctx.data, ctx.root)
 
 
 def pinned_torch(deps: list[Dependency]) -> tuple[int, int, int] | None:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import enum
 import re
-import weakref
 from dataclasses import dataclass, replace
 
 import libcst as cst
@@ -120,9 +119,6 @@ def describe(site: EnvSite) -> str:
 
 # -- the finder ----------------------------------------------------------------------------------------------
 
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 # Every variable the rules under rules/env/ look at starts with one of these.
 RULE_PREFIXES = (b"CUDA_", b"NCCL_", b"NVIDIA_", b"TORCH_CUDA_")
 
@@ -136,8 +132,10 @@ def rule_sites(ctx) -> list[EnvSite]:
 
 def env_sites(ctx) -> list[EnvSite]:
     """Every site of `ctx`'s file in document order (computed once per context: several rules ask)."""
-    if ctx in _cache:
-        return _cache[ctx]
+    return ctx.once("env_sites", _env_sites)
+
+
+def _env_sites(ctx) -> list[EnvSite]:
     kind = getattr(ctx, "kind", "")
     if kind == "python":
         found = _python_sites(ctx) if ctx.wrapper is not None else []
@@ -150,9 +148,7 @@ def env_sites(ctx) -> list[EnvSite]:
     else:
         found = []
     unique = {(s.start, s.end, s.access): s for s in found}
-    result = sorted(unique.values(), key=lambda s: (s.start, s.end))
-    _cache[ctx] = result
-    return result
+    return sorted(unique.values(), key=lambda s: (s.start, s.end))
 
 
 # -- shell -------------------------------------------------------------------------------------------------

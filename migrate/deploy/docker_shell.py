@@ -171,6 +171,7 @@ def command_string(words: list[str]) -> int | None:
 
 
 def trees(ctx):
-    """(bash tree, ShellText) for each piece of shell text of a Dockerfile context."""
-    for shell in shell_texts(ctx):
-        yield parse("shell", shell.text).root_node, shell
+    """(bash tree, ShellText) for each piece of shell text of a Dockerfile context (parsed once per file: the env
+    finder and PY063 both read them)."""
+    return ctx.once("docker_shell_trees",
+                    lambda c: [(parse("shell", shell.text).root_node, shell) for shell in shell_texts(c)])

@@ -109,8 +109,7 @@ def in_user_namespace(node: tree_sitter.Node) -> bool:
     child, parent = node, node.parent
     while parent is not None and parent.type == "qualified_identifier":
         scope = parent.child_by_field_name("scope")
-        if scope is not None and scope != child and scope.type == "namespace_identifier" \
-                and scope.text.decode() not in LIBRARY_NAMESPACES:
+        if scope is not None and scope != child and _named_by_user(scope):
             return True
         child, parent = parent, parent.parent
     return False

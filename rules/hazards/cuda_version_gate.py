@@ -44,8 +44,6 @@ class CudaVersionGate(CppRule):
     ]
 
     def check(self, ctx):
-        if not WORDS.search(ctx.data):
-            return
         for m in WORDS.finditer(ctx.data):
             node = ctx.node_at(m.start(), m.end())
             if node.type != "identifier" or parse.directive_condition(node) is None:

@@ -53,11 +53,13 @@ class Rule:
 
     def finding(self, ctx, start: int, end: int, message: str, *, edits: Iterable[Edit] = (),
                 title: str = "", severity: Severity | None = None, family: str = "",
-                code: str | None = None, applicability: Applicability | None = None) -> Finding:
+                code: str | None = None, applicability: Applicability | None = None,
+                matched: str | None = None) -> Finding:
+        """`matched` is the source text of [start, end) when the rule already has it (read from the file if not)."""
         edits = tuple(edits)
         fix = Fix(title, edits, applicability or self.applicability) if edits else None
         return Finding(code or self.code, self.kind, self.severity if severity is None else severity, message,
-                       ctx.span(start, end), fix, family, ctx.text(start, end))
+                       ctx.span(start, end), fix, family, ctx.text(start, end) if matched is None else matched)
 
 
 class CppRule(Rule):

@@ -62,7 +62,6 @@ def candidates_for(packs: Packs) -> re.Pattern[bytes]:
 class CppContext(FileContext):
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
         super().__init__(path, data, options, packs, target)
-        self._macro_trees: dict[int, tree_sitter.Tree] = {}
 
     def node_text(self, node: tree_sitter.Node) -> str:
         return node.text.decode("utf-8", "replace")
@@ -79,12 +78,6 @@ class CppContext(FileContext):
     def node_at(self, start: int, end: int) -> tree_sitter.Node:
         return self.tree.root_node.descendant_for_byte_range(start, end)
 
-    def _macro_tree(self, arg: tree_sitter.Node) -> tree_sitter.Tree:
-        tree = self._macro_trees.get(arg.start_byte)
-        if tree is None:
-            tree = self._macro_trees[arg.start_byte] = parse.parse(arg.text)
-        return tree
-
     def locate(self, start: int, end: int) -> tuple[Context, tree_sitter.Node, int]:
         """Context of the token at [start, end), the node there and the base offset of its tree."""
         node = self.node_at(start, end)
@@ -92,7 +85,7 @@ class CppContext(FileContext):
         if context is not Context.MACRO:
             return context, node, 0
         base = node.start_byte
-        inner = self._macro_tree(node).root_node.descendant_for_byte_range(start - base, end - base)
+        inner = parse.parse_fragment(node.text).root_node.descendant_for_byte_range(start - base, end - base)
         inner_context = parse.classify(inner)
         if inner_context is Context.CODE:
             return Context.MACRO, inner, base

@@ -1,36 +1,40 @@
 """Keep the backslashes of multi-line macros in their column when renames change a line's length."""
 from __future__ import annotations
 
+import bisect
+import re
+
 from migrate.model import Edit
+
+CONTINUED = re.compile(rb"\\(?=\r?\n|\r?\Z)")  # a backslash that ends a line
 
 
 def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
     """Whitespace edits that put each line's trailing `\\` back where it was, for lines whose renames
-    made them shorter or longer. A line with no spare blanks before its backslash is left as it is."""
-    delta_by_line: dict[int, int] = {}
-    on_line: dict[int, list[Edit]] = {}  # the edits that start on each line
-    spanning: list[Edit] = []  # edits over several lines, which may reach into any line's blanks
-    for e in edits:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        on_line.setdefault(line_start, []).append(e)
-        if b"\n" in data[e.start:e.end] or "\n" in e.text:
-            spanning.append(e)
-            continue  # a line added or removed: not a rename inside a line
-        delta_by_line[line_start] = delta_by_line.get(line_start, 0) + len(e.text.encode()) - (e.end - e.start)
+    made them shorter or longer. A line with no spare blanks before its backslash is left as it is.
+
+    It walks the continued lines, not the edits: a file has thousands of renames and few such lines."""
+    slashes = [m.start() for m in CONTINUED.finditer(data)]
+    if not slashes or not edits:
+        return []
+    edits = sorted(edits, key=lambda e: e.start)
+    starts = [e.start for e in edits]
+    # edits over several lines may reach into any line's blanks; they change no line's length
+    spanning = [e for e in edits if "\n" in e.text or data.find(b"\n", e.start, e.end) >= 0]
+    whole_lines = set(spanning)
     out = []
-    for line_start, delta in delta_by_line.items():
+    for slash in slashes:
+        line_start = data.rfind(b"\n", 0, slash) + 1
+        line_end = data.find(b"\n", slash)
+        line_end = len(data) if line_end < 0 else line_end
+        on_line = edits[bisect.bisect_left(starts, line_start):bisect.bisect_right(starts, line_end)]
+        delta = sum(len(e.text.encode()) - (e.end - e.start) for e in on_line if e not in whole_lines)
         if delta == 0:
             continue
-        line_end = data.find(b"\n", line_start)
-        line_end = len(data) if line_end < 0 else line_end
-        body_end = line_end - 1 if line_end > line_start and data[line_end - 1:line_end] == b"\r" else line_end
-        if body_end <= line_start or data[body_end - 1:body_end] != b"\\":
-            continue
-        slash = body_end - 1
         blanks = slash
-        while blanks > line_start and data[blanks - 1:blanks] in (b" ", b"\t"):
+        while blanks > line_start and data[blanks - 1] in b" \t":
             blanks -= 1
-        if any(blanks <= e.start < slash or blanks < e.end <= slash for e in (*on_line[line_start], *spanning)):
+        if any(blanks <= e.start < slash or blanks < e.end <= slash for e in (*on_line, *spanning)):
             continue  # an edit touches the blanks themselves
         if delta < 0:
             out.append(Edit(slash, slash, " " * -delta))

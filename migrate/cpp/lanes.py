@@ -198,7 +198,7 @@ class _FileState:
     def body(self, macro: Macro) -> Tree:
         key = macro.body.start_byte
         if key not in self.bodies:
-            tree = parse.parse(macro.body.text)
+            tree = parse.parse_fragment(macro.body.text)
             params = frozenset(p for p in macro.params or () if LANE_NAME.match(p))
             self.bodies[key] = Tree(tree.root_node, key, Lanes(tree, self.lane_macros | params, whole=True),
                                     macro.body.text, macro.name)

@@ -30,6 +30,21 @@ def parse(data: bytes) -> tree_sitter.Tree:
     return parser().parse(data)
 
 
+_fragments: dict[bytes, tree_sitter.Tree] = {}
+FRAGMENT_CACHE = 4096  # trees kept; a macro body is a few hundred bytes
+
+
+def parse_fragment(data: bytes) -> tree_sitter.Tree:
+    """A macro body's own tree. Bodies repeat, within a file (the rename and hazard rules both read them) and
+    across files (a project's CHECK macro in every source), and trees are read-only: each text is parsed once."""
+    tree = _fragments.get(data)
+    if tree is None:
+        if len(_fragments) >= FRAGMENT_CACHE:
+            _fragments.clear()
+        tree = _fragments[data] = parser().parse(data)
+    return tree
+
+
 class Query:
     """A tree-sitter query, compiled the first time it is used: compiling one costs about 10 ms, and the
     rules declare two dozen at import while a run often needs only a few."""

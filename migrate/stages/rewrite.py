@@ -4,8 +4,10 @@ Nothing is written here: the result holds the old and new bytes of each file.
 """
 from __future__ import annotations
 
+import gc
 import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable
 
@@ -86,9 +88,28 @@ def _worker(args) -> tuple:
     return wire.pack(_migrate_one(*args))
 
 
+@contextmanager
+def few_collections():
+    """Run the cyclic garbage collector rarely. A run makes tens of thousands of small objects that live to
+    its end (findings, edits, spans) and hold no cycles; at the default threshold the collector scans them
+    again every 700 allocations, about 8% of a run's time."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def migrate_files(files: list[SourceFile], options: Options, target: str,
                   progress: Progress | None = None) -> list[FileResult]:
     """Each file through the engine or the rules of its kind, in `options.jobs` processes; in order."""
+    with few_collections():  # forked workers inherit it
+        return _migrate_files(files, options, target, progress)
+
+
+def _migrate_files(files: list[SourceFile], options: Options, target: str,
+                   progress: Progress | None = None) -> list[FileResult]:
     if options.jobs <= 1 or len(files) <= 1:
         results = []
         for f in files:

@@ -43,13 +43,16 @@ class CudaApiIdentifier(CppRule):
 
     def check(self, ctx):
         names = ctx.packs.names
+        renames: dict[str, tuple] = {}  # name -> (mapping, HIP name, message, title): tens of uses per name
         for token in ctx.code_tokens():
-            mapping = names.get(token.name)
-            if mapping is None:
+            name = token.name
+            known = renames.get(name)
+            if known is None:
+                mapping = names.get(name)
+                new = ctx.hip_name(mapping) if mapping is not None else name
+                known = renames[name] = (mapping, new, f"{name} is {new} in HIP", f"Rename to {new}")
+            mapping, new, message, title = known
+            if new == name:
                 continue
-            new = ctx.hip_name(mapping)
-            if new == token.name:
-                continue
-            yield self.finding(ctx, token.start, token.end, f"{token.name} is {new} in HIP",
-                               edits=[Edit(token.start, token.end, new)], title=f"Rename to {new}",
-                               family=mapping.family, code=mapping.code)
+            yield self.finding(ctx, token.start, token.end, message, edits=(Edit(token.start, token.end, new),),
+                               title=title, family=mapping.family, code=mapping.code, matched=name)

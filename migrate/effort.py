@@ -17,9 +17,9 @@ Pure functions over a `MigrationResult`, for the files an engine or the build ru
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
+from migrate.linediff import LineDiff
 from migrate.fixing import allowed
 from migrate.model import FileResult, Finding, MigrationResult, RuleKind, Severity
 from migrate.options import Options
@@ -58,16 +58,12 @@ class Effort:
         return self.total.effort
 
 
-def changed_lines(old: bytes, new: bytes) -> int:
-    """Lines rewritten, added or removed between `old` and `new` (a rewritten line counts once)."""
+def changed_lines(old: bytes, new: bytes, diff: LineDiff | None = None) -> int:
+    """Lines rewritten, added or removed between `old` and `new` (a rewritten line counts once): the lines the
+    unified diff shows. `diff` is their LineDiff when the caller already has it."""
     if old == new:
         return 0
-    a, b = old.splitlines(), new.splitlines()
-    count = 0
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            count += max(i2 - i1, j2 - j1)
-    return count
+    return (diff or LineDiff(old, new)).changed
 
 
 def effort_class(weight: int, lines_changed: int, lines: int) -> str:
@@ -86,20 +82,22 @@ def is_fixed(f: Finding, options: Options, conflicts: set[tuple[str, int, int]])
     return allowed(f, options) and (f.code, f.span.line, f.span.column) not in conflicts
 
 
-def file_effort(r: FileResult, unsafe_fixes: bool) -> FileEffort:
+def file_effort(r: FileResult, unsafe_fixes: bool, diff: LineDiff | None = None) -> FileEffort:
     options = Options(unsafe_fixes=unsafe_fixes)
     conflicts = conflicted(r.findings)
     hazards = [f for f in r.findings if f.kind is RuleKind.HAZARD]
     fixed = [f for f in hazards if is_fixed(f, options, conflicts)]
     review = [f for f in hazards if not is_fixed(f, options, conflicts)]
     weight = sum(WEIGHTS[f.severity] for f in review)
-    changed = changed_lines(r.old, r.new) if r.old is not None and r.new is not None else 0
+    changed = changed_lines(r.old, r.new, diff) if r.old is not None and r.new is not None else 0
     return FileEffort(r.path, r.lines, changed, len(fixed), len(review), weight, effort_class(weight, changed, r.lines))
 
 
-def estimate(result: MigrationResult, unsafe_fixes: bool = False) -> Effort:
-    """The effort of every file that was read and migrated (or found unchanged), and of all of them."""
-    files = tuple(file_effort(r, unsafe_fixes) for r in result.files if r.old is not None)
+def estimate(result: MigrationResult, unsafe_fixes: bool = False, diffs: dict[str, LineDiff] | None = None) -> Effort:
+    """The effort of every file that was read and migrated (or found unchanged), and of all of them. `diffs`:
+    the changed files' LineDiffs by path, when the caller has worked them out already."""
+    diffs = diffs or {}
+    files = tuple(file_effort(r, unsafe_fixes, diffs.get(r.path)) for r in result.files if r.old is not None)
     lines = sum(f.lines for f in files)
     changed = sum(f.lines_changed for f in files)
     weight = sum(f.review_weight for f in files)

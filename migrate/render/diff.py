@@ -1,24 +1,18 @@
 """Unified diffs of a migration (difflib), colored with rich on a terminal."""
 from __future__ import annotations
 
-import difflib
-
+from migrate.linediff import LineDiff
 from migrate.model import MigrationResult
 
 
-def _lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+def file_diffs(result: MigrationResult) -> dict[str, LineDiff]:
+    """The line diff of every changed file, by path, in the result's order."""
+    return {r.path: LineDiff(r.old, r.new) for r in result.files
+            if r.old is not None and r.new is not None and r.old != r.new}
 
 
-def unified(result: MigrationResult) -> str:
-    chunks = []
-    for r in result.files:
-        if r.old is None or r.new is None or r.old == r.new:
-            continue
-        diff = difflib.unified_diff(_lines(r.old), _lines(r.new), f"a/{r.path}", f"b/{r.path}")
-        for line in diff:
-            chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(chunks)
+def unified(result: MigrationResult, diffs: dict[str, LineDiff] | None = None) -> str:
+    return "".join(d.unified(path) for path, d in (diffs if diffs is not None else file_diffs(result)).items())
 
 
 def print_colored(text: str, console) -> None:

@@ -5,22 +5,32 @@ import json
 
 from migrate import effort as effort_model
 from migrate.cpp import ptx
-from migrate.model import Finding, MigrationResult
+from migrate.model import Applicability, Finding, MigrationResult, RuleKind, Severity
 from migrate.stages.report import summarize
 
 SCHEMA_VERSION = 1
 
 
+def finding_order(f: Finding) -> tuple:
+    """The order of the findings in the document."""
+    return (f.span.path, f.span.line, f.span.column, f.code)
+
+
+# enum attributes are slow to read, and a large run writes tens of thousands of findings
+_NAMES = {**{s: s.label for s in Severity}, **{k: k.value for k in RuleKind}, **{a: a.value for a in Applicability}}
+
+
 def finding_dict(f: Finding) -> dict:
+    span = f.span
     out = {
-        "path": f.span.path, "line": f.span.line, "column": f.span.column, "code": f.code,
-        "severity": f.severity.label, "kind": f.kind.value, "message": f.message, "fingerprint": f.fingerprint,
+        "path": span.path, "line": span.line, "column": span.column, "code": f.code,
+        "severity": _NAMES[f.severity], "kind": _NAMES[f.kind], "message": f.message, "fingerprint": f.fingerprint,
     }
     if f.family:
         out["family"] = f.family
     if f.fix is not None:
         out["fix"] = {
-            "title": f.fix.title, "applicability": f.fix.applicability.value,
+            "title": f.fix.title, "applicability": _NAMES[f.fix.applicability],
             "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in f.fix.edits],
         }
     return out
@@ -47,6 +57,11 @@ def asm_list(result: MigrationResult) -> list[dict]:
 
 
 def render(result: MigrationResult, command: str, unsafe_fixes: bool = False) -> str:
+    return json.dumps(document(result, command, unsafe_fixes), indent=2, sort_keys=False) + "\n"
+
+
+def document(result: MigrationResult, command: str, unsafe_fixes: bool = False) -> dict:
+    """The JSON document of docs/json.md, as Python objects."""
     s = summarize(result)
     doc = {
         "schema": SCHEMA_VERSION,
@@ -61,10 +76,9 @@ def render(result: MigrationResult, command: str, unsafe_fixes: bool = False) ->
             "by_code": s.by_code,
         },
         "files": [{"path": r.path, "status": r.status.value} for r in result.files],
-        "findings": [finding_dict(f) for f in sorted(result.findings, key=lambda f: (f.span.path, f.span.line,
-                                                                                      f.span.column, f.code))],
+        "findings": [finding_dict(f) for f in sorted(result.findings, key=finding_order)],
     }
     if command == "scan":
         doc["effort"] = effort_dict(effort_model.estimate(result, unsafe_fixes))
         doc["inline_asm"] = asm_list(result)
-    return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+    return doc

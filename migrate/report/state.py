@@ -20,28 +20,14 @@ BUILD_FILE = "build.json"
 BENCH_DIR = "bench"
 
 
-def finding_order(f) -> tuple:
-    """The order of the findings in the JSON document (migrate.render.json.render)."""
-    return (f.span.path, f.span.line, f.span.column, f.code)
-
-
-def file_diffs(result: MigrationResult) -> list[dict]:
-    out = []
-    for r in result.files:
-        if r.old is None or r.new is None or r.old == r.new:
-            continue
-        one = type(result)(result.source, result.destination, result.engine, result.hip_version, (r,))
-        out.append({"path": r.path, "diff": diff_render.unified(one)})
-    return out
-
-
 def run_document(result: MigrationResult, unsafe_fixes: bool = False) -> dict:
-    doc = json.loads(json_render.render(result, "run"))
-    for d, f in zip(doc["findings"], sorted(result.findings, key=finding_order)):
+    doc = json_render.document(result, "run")
+    for d, f in zip(doc["findings"], sorted(result.findings, key=json_render.finding_order)):
         d["start"], d["end"] = f.span.start, f.span.end
-    doc["effort"] = json_render.effort_dict(effort_model.estimate(result, unsafe_fixes))
+    diffs = diff_render.file_diffs(result)  # one line diff per changed file, for the effort and the diffs
+    doc["effort"] = json_render.effort_dict(effort_model.estimate(result, unsafe_fixes, diffs))
     doc["inline_asm"] = json_render.asm_list(result)
-    doc["diffs"] = file_diffs(result)
+    doc["diffs"] = [{"path": path, "diff": d.unified(path)} for path, d in diffs.items()]
     return doc
 
 

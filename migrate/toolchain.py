@@ -19,10 +19,14 @@ EXTRA_INCLUDE = TOOLCHAIN / "include"
 PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void probe(int* p) { p[threadIdx.x] = 1; }\n"
 
 
-def amd_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for AMD builds: HIP_PLATFORM=amd, since nvcc on PATH would make hipcc pick NVIDIA."""
+def amd_env(base: dict[str, str] | None = None, scratch: str | None = None) -> dict[str, str]:
+    """The environment for AMD builds: HIP_PLATFORM=amd, since nvcc on PATH would make hipcc pick NVIDIA.
+    `scratch`: a folder for the compiler's temporary files (TMPDIR). hipcc leaves an empty folder named after
+    each source it compiles in the temporary folder (Debian's clang 15-17 does): give one that is removed after."""
     env = dict(os.environ if base is None else base)
     env["HIP_PLATFORM"] = "amd"
+    if scratch is not None:
+        env["TMPDIR"] = scratch
     return env
 
 
@@ -97,7 +101,7 @@ def accepts_target(target: str) -> bool:
         source.write_text(PROBE_SOURCE)
         try:
             proc = subprocess.run([tc.hipcc, f"--offload-arch={target}", "-c", str(source), "-o", str(Path(tmp) / "p.o")],
-                                  capture_output=True, text=True, timeout=300, env=amd_env())
+                                  capture_output=True, text=True, timeout=300, env=amd_env(scratch=tmp))
         except (OSError, subprocess.SubprocessError):
             return False
         return proc.returncode == 0
@@ -107,10 +111,10 @@ MULTIARCH_CMAKE = Path("/usr/lib/x86_64-linux-gnu/cmake")
 DEBIAN_BITCODE = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 
 
-def build_env() -> dict[str, str]:
+def build_env(scratch: str | None = None) -> dict[str, str]:
     """amd_env() plus the headers hipcc does not find on its own (CPATH, which clang reads), for the
     project's own build commands."""
-    env = amd_env()
+    env = amd_env(scratch=scratch)
     extra = [str(d) for d in discover().include_dirs()]
     if extra:
         env["CPATH"] = os.pathsep.join([*extra, *filter(None, [env.get("CPATH")])])

@@ -21,6 +21,16 @@ def need_tool(name: str) -> str:
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiler_scratch(tmp_path_factory):
+    """The tools the tests run get the session's own temporary folder: hipcc leaves an empty folder there for each
+    source it compiles (Debian's clang), hundreds per run, which must not pile up in /tmp."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def hipcc() -> str:
     return need_tool("hipcc")

@@ -47,6 +47,25 @@ def test_clean_tree_builds_for_both_default_targets(tmp_path, hipcc):
     assert doc["skipped"] == ["host.cpp"]
 
 
+def test_build_leaves_nothing_in_the_temporary_folder(tmp_path, hipcc, monkeypatch):
+    """hipcc (Debian's clang) leaves an empty folder named after each source it compiles in $TMPDIR: the compile
+    checks and the project's own build get a scratch folder of their own, removed after."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "scratchy.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = 1; }\nint main() { return 0; }\n")
+    (src / "Makefile").write_text("scratchy: scratchy.cu\n\tnvcc -O2 -o $@ $<\n")
+    assert cli("run", src, "--out", tmp_path / "out").exit_code == 0
+    tmpdir = tmp_path / "tmpdir"
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    result = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--project-build", "--output-format", "json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    assert [(u["path"], u["status"]) for u in doc["units"]] == [("scratchy.cu", "ok")]
+    assert doc["project"]["status"] == "ok" and (tmp_path / "out" / "scratchy").is_file()
+    assert sorted(p.name for p in tmpdir.iterdir()) == []
+
+
 def test_build_usage_errors(tmp_path, hipcc):
     missing = cli("build", tmp_path / "nope")
     assert missing.exit_code == 2 and "not a folder" in missing.stderr

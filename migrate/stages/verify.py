@@ -89,7 +89,7 @@ def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str
         started = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
-                                  env=toolchain.amd_env())
+                                  env=toolchain.amd_env(scratch=tmp))
             output, code = proc.stdout + proc.stderr, proc.returncode
         except subprocess.TimeoutExpired:
             output, code = f"{rel}:1:1: error: compile timed out after 900 s", 1
@@ -101,8 +101,9 @@ def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str
 def run_command(command: str, root: Path, mapper: Mapper, timeout: int = 3600) -> CommandResult:
     started = time.perf_counter()
     try:
-        proc = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=root, timeout=timeout,
-                              env=toolchain.build_env())
+        with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as scratch:
+            proc = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=root, timeout=timeout,
+                                  env=toolchain.build_env(scratch))
         output, status = proc.stdout + proc.stderr, "ok" if proc.returncode == 0 else "failed"
     except subprocess.TimeoutExpired as exc:
         output, status = (exc.stdout or "") if isinstance(exc.stdout, str) else "", "timeout"

@@ -98,12 +98,12 @@ __global__ void scale_bf16(int n, float a, const hip_bfloat16* x, hip_bfloat16* 
 RULES = [r() for r in default_registry().cpp()]
 
 
-def run_cli(tmp_path: Path, source: str, hip_version: str) -> str:
+def run_cli(tmp_path: Path, source: str, hip_version: str, *flags: str) -> str:
     src = tmp_path / f"src-{hip_version}" / "k.cu"
     src.parent.mkdir()
     src.write_text(source)
     out = tmp_path / f"out-{hip_version}"
-    result = cli("run", src.parent, "-o", out, "--hip-version", hip_version, "--no-progress")
+    result = cli("run", src.parent, "-o", out, "--hip-version", hip_version, "--no-progress", *flags)
     assert result.exit_code in (0, 1), result.output
     return (out / "k.cu").read_text()
 
@@ -126,6 +126,47 @@ def test_bf16_kernel_for_hip_5_2_keeps_the_old_type_and_reports_what_5_2_lacks(t
     # __hadd2 are not: HIP 5.2 has them for __half, and a token does not tell the argument types apart.
     assert too_new == ["__bfloat162bfloat162", "__bfloat162float", "__float2bfloat16", "__halves2bfloat162",
                        "__low2bfloat16", "__nv_bfloat16", "__nv_bfloat162"]
+    # CPP008 does, from the declarations: __hadd and __hmul on bfloat16 values (their fix is unsafe: not applied)
+    assert [m for code, m in findings(KERNEL, "5.2") if code == "CPP008"] == [
+        "__hadd(__hmul(scale, x[i]), y[i])", "__hmul(scale, x[i])"]
+
+
+# bfloat16 arithmetic through the intrinsics: for HIP 5.2, --unsafe-fixes writes hip_bfloat16's operators
+ARITH = """\
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+
+__global__ void blend_bf16(int n, const __nv_bfloat16* x, __nv_bfloat16* y, nv_bfloat16 w, bool* above) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    __nv_bfloat16 v = x[i];
+    y[i] = __hadd(__hmul(w, v), __hneg(y[i]));
+    above[i] = __hgt(v, w);
+}
+"""
+
+ARITH_HIP_5_2 = """\
+#include <hip/hip_runtime.h>
+#include <hip/hip_bfloat16.h>
+
+__global__ void blend_bf16(int n, const hip_bfloat16* x, hip_bfloat16* y, hip_bfloat16 w, bool* above) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    hip_bfloat16 v = x[i];
+    y[i] = ((w * v) + (-y[i]));
+    above[i] = (v > w);
+}
+"""
+
+
+def test_bf16_arithmetic_for_hip_5_2_with_unsafe_fixes_builds_with_the_installed_hipcc(tmp_path, hipcc):
+    text = run_cli(tmp_path, ARITH, "5.2", "--unsafe-fixes")
+    assert text == ARITH_HIP_5_2
+    unit = tmp_path / "arith.hip"
+    unit.write_text(text)
+    cmd = [hipcc, "-std=c++17", f"--offload-arch={TARGET}", "-x", "hip", "-c", str(unit), "-o", str(tmp_path / "a.o")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"}, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_bf16_storage_for_hip_5_2_builds_with_the_installed_hipcc(tmp_path, hipcc):

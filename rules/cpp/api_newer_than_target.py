@@ -39,7 +39,8 @@ class ApiNewerThanTarget(CppRule):
                 message="HIPBLAS_PEDANTIC_MATH needs HIP 6.4 (target 5.2): build with a newer HIP or pass "
                         "--hip-version 6.4"),
         # bfloat16: __hip_bfloat16 and CUDA's intrinsics come with HIP 5.7 (hip/hip_bf16.h); before, the type is
-        # hip_bfloat16 and the intrinsics are missing. __hmul is not flagged: HIP 5.2 has it for __half.
+        # hip_bfloat16 and the intrinsics are missing. __hmul is not flagged: HIP 5.2 has it for __half (CPP008 looks
+        # at its arguments).
         Invalid(BF16, options=OLD, fixed=BF16.replace("__nv_bfloat16", "hip_bfloat16"),
                 message="__bfloat162float needs HIP 5.7 (target 5.2): build with a newer HIP or pass --hip-version 5.7"),
         Invalid(BF16, options=OLD, fixed=BF16.replace("__nv_bfloat16", "hip_bfloat16"),

@@ -1,7 +1,7 @@
 """Environment-variable rules (PY020-PY025) on whole files through the pipeline (`api.analyse`): a Python launcher,
 a shell script, a Dockerfile, a Kubernetes job, a compose file and a CI workflow are migrated to their exact expected
-text with the expected findings, a second pass changes nothing, and the finder (`migrate/deploy/env.py`) reports the
-exact sites and spans of each kind of file."""
+text with the expected findings, a second pass changes nothing, and the finder (`migrate/deploy/env.py` and its
+`env_*` modules) reports the exact sites and spans of each kind of file."""
 from pathlib import Path
 
 import libcst as cst

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from migrate import api
+from migrate.cpp import hipify_perl
 from migrate.options import Options
 from tests.compile import compile_unit
 from tests.helpers import read_tree
@@ -70,3 +71,18 @@ def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipi
         assert "cuda_runtime.h" not in text and "_sync(" not in text
         proc = compile_unit(hipcc, source, [source.parent], tmp_path)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
+
+
+def test_hipify_perl_in_several_processes_translates_and_reports_as_one(hipify):
+    """--jobs N splits the files over N hipify-perl processes of about the same size in bytes: the translation,
+    the warnings and the per-file conversion counts are those of one process over all the files."""
+    files = {f"{s.name}/{p.relative_to(s / 'src').as_posix()}": p.read_bytes()
+             for s in SAMPLES for p in sorted((s / "src").rglob("*")) if p.suffix in (".cu", ".cuh", ".cpp", ".h")}
+    assert hipify_perl.groups({"a": b"x" * 10, "b": b"x" * 5, "c": b"x" * 5, "d": b"x"}, 2) == [["a", "d"], ["b", "c"]]
+    assert hipify_perl.groups(files, 64) == [[rel] for rel in sorted(files)]
+    tool = hipify_perl.find()
+    one = hipify_perl.run(tool, files, jobs=1)
+    three = hipify_perl.run(tool, files, jobs=3)
+    assert len(files) >= 8 and one.data == three.data and one.converted == three.converted
+    assert one.findings == three.findings and any(one.findings.values())
+    assert any(one.data[rel] != files[rel] for rel in files)

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,29 +53,53 @@ class PerlOutput:
     converted: dict[str, dict[str, int]]  # relative path -> "cuda => hip" -> count
 
 
-def run(tool: Path, files: dict[str, bytes], quiet: bool = False) -> PerlOutput:
-    """Translate `files` (relative path -> bytes) in one hipify-perl process, on copies in a temporary folder.
+def groups(files: dict[str, bytes], jobs: int) -> list[list[str]]:
+    """The paths split into up to `jobs` groups of about the same size in bytes, each and all in path order."""
+    count = max(1, min(jobs, len(files)))
+    sizes, shares = [0] * count, [[] for _ in range(count)]
+    for rel in sorted(files, key=lambda r: (-len(files[r]), r)):  # largest first, each to the lightest group
+        i = sizes.index(min(sizes))
+        sizes[i] += len(files[rel])
+        shares[i].append(rel)
+    return sorted(sorted(share) for share in shares if share)
+
+
+def run(tool: Path, files: dict[str, bytes], quiet: bool = False, jobs: int = 1) -> PerlOutput:
+    """Translate `files` (relative path -> bytes) with hipify-perl, on copies in a temporary folder: `jobs`
+    processes at a time, each given a share of the files (hipify-perl translates each file on its own).
     `quiet` passes -quiet-warnings: the same translation without the unsupported-name scan, which costs
     hipify-perl some 13 ms per line."""
+    flags = ["-inplace", "-print-stats"] + (["-quiet-warnings"] if quiet else [])
     with tempfile.TemporaryDirectory(prefix="hipmigrate-perl-") as tmp:
         root = Path(tmp)
         for rel, data in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_bytes(data)
-        rels = sorted(files)
-        try:
-            flags = ["-inplace", "-print-stats"] + (["-quiet-warnings"] if quiet else [])
-            proc = subprocess.run(["perl", str(tool), *flags, *rels], cwd=root,
-                                  capture_output=True, timeout=3600)
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise EngineError(f"{tool}: cannot run: {exc}") from exc
-        if proc.returncode != 0:
-            raise EngineError(f"{tool} exited with {proc.returncode}: {proc.stderr.decode(errors='replace')[-2000:]}")
-        data = {rel: (root / rel).read_bytes() for rel in rels}
-    findings: dict[str, list[Finding]] = {rel: [] for rel in rels}
-    converted: dict[str, dict[str, int]] = {rel: {} for rel in rels}
+        shares = groups(files, jobs)
+        with ThreadPoolExecutor(max_workers=len(shares) or 1) as pool:
+            outputs = list(pool.map(lambda share: _run_share(tool, root, flags, share), shares))
+        data = {rel: (root / rel).read_bytes() for rel in sorted(files)}
+    findings: dict[str, list[Finding]] = {rel: [] for rel in data}
+    converted: dict[str, dict[str, int]] = {rel: {} for rel in data}
+    for text in outputs:
+        _read_output(text, findings, converted)
+    return PerlOutput(data, findings, converted)
+
+
+def _run_share(tool: Path, root: Path, flags: list[str], rels: list[str]) -> str:
+    try:
+        proc = subprocess.run(["perl", str(tool), *flags, *rels], cwd=root, capture_output=True, timeout=3600)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EngineError(f"{tool}: cannot run: {exc}") from exc
+    if proc.returncode != 0:
+        raise EngineError(f"{tool} exited with {proc.returncode}: {proc.stderr.decode(errors='replace')[-2000:]}")
+    return (proc.stdout + proc.stderr).decode("utf-8", "replace")
+
+
+def _read_output(text: str, findings: dict[str, list[Finding]], converted: dict[str, dict[str, int]]) -> None:
+    """One process's warnings become ENG001 findings, its per-file statistics the conversion counts."""
     current = None
-    for line in (proc.stdout + proc.stderr).decode("utf-8", "replace").splitlines():
+    for line in text.splitlines():
         m = WARNING.match(line)
         if m and m.group(1) in findings:
             path, lineno, message = m.group(1), int(m.group(2)), m.group(3)
@@ -89,4 +114,3 @@ def run(tool: Path, files: dict[str, bytes], quiet: bool = False) -> PerlOutput:
         if m and current:
             key = f"{m.group(1)} => {m.group(2)}"
             converted[current][key] = converted[current].get(key, 0) + int(m.group(3))
-    return PerlOutput(data, findings, converted)

@@ -175,7 +175,7 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
             results[f.rel] = FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
         else:
             readable[f.rel] = data
-    out = hipify_perl.run(tool, readable) if readable else None
+    out = hipify_perl.run(tool, readable, jobs=options.jobs) if readable else None
     packs = default_packs()
     expected = {m.cuda: m.hip for m in packs.names.values()}
     for f in cpp:

@@ -162,19 +162,19 @@ __global__ void blend_bf16(int n, const hip_bfloat16* x, hip_bfloat16* y, hip_bf
 def test_bf16_arithmetic_for_hip_5_2_with_unsafe_fixes_builds_with_the_installed_hipcc(tmp_path, hipcc):
     text = run_cli(tmp_path, ARITH, "5.2", "--unsafe-fixes")
     assert text == ARITH_HIP_5_2
-    unit = tmp_path / "arith.hip"
-    unit.write_text(text)
-    cmd = [hipcc, "-std=c++17", f"--offload-arch={TARGET}", "-x", "hip", "-c", str(unit), "-o", str(tmp_path / "a.o")]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"}, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert_builds(hipcc, tmp_path / "arith.hip", text)
 
 
 def test_bf16_storage_for_hip_5_2_builds_with_the_installed_hipcc(tmp_path, hipcc):
     text = run_cli(tmp_path, STORAGE, "5.2")
     assert text == STORAGE_HIP_5_2
-    unit = tmp_path / "storage.hip"
+    assert_builds(hipcc, tmp_path / "storage.hip", text)
+
+
+def assert_builds(hipcc: str, unit: Path, text: str) -> None:
+    """`text` written to `unit` compiles for AMD with the installed hipcc and its own headers."""
     unit.write_text(text)
-    cmd = [hipcc, "-std=c++17", f"--offload-arch={TARGET}", "-x", "hip", "-c", str(unit), "-o", str(tmp_path / "s.o")]
+    cmd = [hipcc, "-std=c++17", f"--offload-arch={TARGET}", "-x", "hip", "-c", str(unit), "-o", str(unit.with_suffix(".o"))]
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"}, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
 

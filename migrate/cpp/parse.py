@@ -183,6 +183,8 @@ DIRECTIVES = {"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"}
 # Macros only nvcc and the CUDA headers define: in a directive's condition HAZ018 reports them (CPP006 elsewhere).
 CUDA_ONLY_MACROS = frozenset({"CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
                               "__CUDACC_VER_BUILD__", "__NVCC__"})
+# Calling-convention macros of host callbacks (empty outside Windows, nothing on AMD): CPP010 removes them.
+CALLBACK_MACROS = frozenset({"CUDART_CB", "CUDA_CB"})
 
 
 def directive_condition(node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -5,7 +5,7 @@ hand. Names the project defines itself (its own macros, names in its own namespa
 not CUDA API and are not reported.
 """
 from migrate.cpp.context import CUDA_LOOKING
-from migrate.cpp.parse import CUDA_ONLY_MACROS, declared_in_scope, directive_condition
+from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declared_in_scope, directive_condition
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -43,8 +43,8 @@ class UnsupportedCudaIdentifier(CppRule):
         packs, macros = ctx.packs, ctx.defined_macros
         for token in ctx.code_tokens():
             name = token.name
-            if name in packs.names or name in packs.by_hip or name in macros:
-                continue
+            if name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS:
+                continue  # CALLBACK_MACROS: CPP010 removes them
             known = packs.unsupported.get(name)
             if known is None and not CUDA_LOOKING.match(name):
                 continue

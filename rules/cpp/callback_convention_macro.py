@@ -1,0 +1,49 @@
+"""CUDA's calling-convention macros for host callbacks, `CUDART_CB` and `CUDA_CB`: removed.
+
+They expand to `__stdcall` on Windows and to nothing elsewhere. HIP defines no counterpart for AMD (its
+`HIPRT_CB` exists only on the NVIDIA platform), so a migrated `void CUDART_CB done(hipStream_t, hipError_t,
+void*)` does not build. A stream or host-function callback needs no calling convention on Linux: the macro
+goes, with the blanks after it. A project's own `#define CUDART_CB` and `#ifdef` tests of it stay.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.cpp.parse import Context
+from migrate.model import Edit
+from migrate.rule import CppRule, Invalid, Valid
+
+MACROS = re.compile(rb"\b(" + "|".join(sorted(parse.CALLBACK_MACROS)).encode() + rb")\b[ \t]*")
+
+
+class CallbackConventionMacro(CppRule):
+    code = "CPP010"
+    examples = [
+        Invalid("void CUDART_CB done(cudaStream_t s, cudaError_t e, void* p) {}\n",
+                fixed="void done(hipStream_t s, hipError_t e, void* p) {}\n", line=1),
+        Invalid("typedef void (CUDA_CB *host_fn)(void* data);\n", fixed="typedef void (*host_fn)(void* data);\n"),
+        Invalid("#define CALLBACK(name) void CUDART_CB name(cudaStream_t, cudaError_t, void*)\n",
+                fixed="#define CALLBACK(name) void name(hipStream_t, hipError_t, void*)\n"),
+        Valid("#ifndef CUDART_CB\n#define CUDART_CB\n#endif\n"),
+        Valid('// a CUDART_CB callback\nconst char* s = "CUDART_CB";\n'),
+        Valid("int MY_CUDART_CB_COUNT = 0;\n"),
+    ]
+
+    def check(self, ctx):
+        if b"_CB" not in ctx.data:
+            return
+        for m in MACROS.finditer(ctx.data):
+            context, node, base = ctx.locate(m.start(1), m.end(1))
+            if context not in (Context.CODE, Context.MACRO) or _defined_or_tested(node):
+                continue
+            yield self.finding(ctx, m.start(1), m.end(1), f"{m.group(1).decode()} (a Windows calling convention, "
+                               "empty elsewhere) has no HIP counterpart on AMD: removed",
+                               edits=[Edit(m.start(), m.end(), "")], title=f"Remove {m.group(1).decode()}")
+
+
+def _defined_or_tested(node) -> bool:
+    """The name of a `#define`, or the subject of an `#ifdef`/`#if defined(...)`."""
+    parent = node.parent
+    if parent is not None and parent.type in ("preproc_def", "preproc_function_def") \
+            and parent.child_by_field_name("name") == node:
+        return True
+    return parse.directive_condition(node) is not None or (parent is not None and parent.type == "preproc_defined")

@@ -1,10 +1,14 @@
-"""A CUDA library whose ROCm counterpart is not a rename: cuDNN, WMMA, CUTLASS, cuBLASLt; and Thrust's CUDA policy.
+"""A CUDA library whose ROCm counterpart is not a rename: cuDNN, WMMA, CUTLASS, cuBLASLt, libcu++ and the parts of
+cooperative groups HIP lacks; and Thrust's CUDA policy.
 
 hipify-style renaming cannot port these: MIOpen is a different API from cuDNN (descriptors, find/
 workspace steps), `nvcuda::wmma` fragments become rocWMMA (other fragment shapes, 64-lane waves),
 CUTLASS/CuTe templates have no AMD build (Composable Kernel or hipBLASLt instead), and cuBLASLt maps
-onto hipBLASLt only by hand (matmul descriptors, epilogues and heuristics differ). Each library is
-reported once per file, at its include or else at its first use (ERROR; cuBLASLt a WARNING).
+onto hipBLASLt only by hand (matmul descriptors, epilogues and heuristics differ). libcu++ (`<cuda/barrier>`,
+`<cuda/atomic>`, `<cuda/std/...>`: `cuda::barrier`, `cuda::pipeline`, `cuda::atomic_ref`) ships with no ROCm
+release, and HIP's cooperative groups (5.2 to 6.4) have no `cooperative_groups/reduce.h`, `scan.h` or
+`memcpy_async.h` (`cg::reduce`, `cg::inclusive_scan`, `cg::memcpy_async`). Each library is reported once per
+file, at its include or else at its first use (ERROR; cuBLASLt a WARNING).
 
 `thrust::cuda::par` (and `par_nosync`) is the one mechanical case: rocThrust spells the policy
 `thrust::hip::par`, so that is a SAFE fix.
@@ -24,6 +28,10 @@ LIBRARIES = {
     "cutlass": ("CUTLASS", "has no AMD build: use Composable Kernel or hipBLASLt", Severity.ERROR),
     "cublaslt": ("cuBLASLt", "is not a rename of hipBLASLt: port matmul descriptors, epilogues and heuristics to "
                  "hipblasLt* by hand", Severity.WARNING),
+    "libcudacxx": ("libcu++ (<cuda/...>)", "ships with no ROCm release: write cuda::barrier, cuda::pipeline and "
+                   "cuda::atomic with __syncthreads(), HIP's atomics and std:: types by hand", Severity.ERROR),
+    "cg_extras": ("cooperative groups' reduce, scan and memcpy_async", "are not in HIP's cooperative groups: write "
+                  "them with tile shuffles (tile.shfl_down) and plain copies by hand", Severity.ERROR),
 }
 
 
@@ -37,6 +45,10 @@ def library_of_include(path: str) -> str | None:
         return "cutlass"
     if name == "cublasLt.h":
         return "cublaslt"
+    if name.startswith("cuda/") and "." not in name.rsplit("/", 1)[-1]:  # libcu++'s headers have no extension; a
+        return "libcudacxx"  # project's own "cuda/kernels.h" does
+    if name in ("cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h"):
+        return "cg_extras"
     return None
 
 
@@ -69,7 +81,12 @@ class LibraryWithoutDropInPort(CppRule):
         Invalid("void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::cuda::par.on(st), b, e); }\n",
                 fixed="void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::hip::par.on(st), b, e); }\n",
                 message="thrust::cuda::par is CUDA Thrust's execution policy: rocThrust spells it thrust::hip::par"),
+        Invalid("#include <cuda/barrier>\n__global__ void k() { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n",
+                line=1, message=message("libcudacxx")),
+        Invalid("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n", line=2,
+                message=message("cg_extras")),
         Valid("#include <miopen/miopen.h>\n#include <rocwmma/rocwmma.hpp>\n"),
+        Valid("#include <cooperative_groups.h>\n#include \"cuda/kernels.h\"\n"),
         Valid("void s(int* b, int* e) { thrust::sort(thrust::hip::par, b, e); }\n"),
         Valid('// thrust::cuda::par\nconst char* s = "cudnnCreate";\n'),
     ]
@@ -78,7 +95,7 @@ class LibraryWithoutDropInPort(CppRule):
         data = ctx.data
         seen: set[str] = set()
         if b"#" in data and (b"cudnn" in data or b"mma.h" in data or b"cutlass/" in data or b"cute/" in data
-                             or b"cublasLt" in data):
+                             or b"cublasLt" in data or b"cuda/" in data or b"cooperative_groups/" in data):
             for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
                 library = library_of_include(node.text.decode("utf-8", "replace"))
                 if library is not None and library not in seen:

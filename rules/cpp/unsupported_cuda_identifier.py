@@ -1,8 +1,9 @@
 """A CUDA API identifier with no HIP counterpart in the packs.
 
 It is left exactly as it is, never guessed, and reported with its place so that someone ports it by
-hand. Names the project defines itself (its own macros, names in its own namespaces and classes) are
-not CUDA API and are not reported.
+hand. Names the project defines itself (its own macros, names in its own namespaces and classes, and any
+function, type, variable or parameter the file declares, at the declaration and at every use: NVIDIA's
+samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported.
 """
 from migrate.cpp.context import CUDA_LOOKING
 from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declared_in_scope, directive_condition
@@ -18,7 +19,8 @@ def declares(token) -> bool:
         return False
     if parent.type in ("function_declarator", "init_declarator", "pointer_declarator", "type_definition",
                        "struct_specifier", "class_specifier", "enum_specifier", "enumerator", "preproc_def",
-                       "preproc_function_def", "field_declaration", "array_declarator"):
+                       "preproc_function_def", "field_declaration", "array_declarator", "declaration",
+                       "parameter_declaration", "optional_parameter_declaration", "reference_declarator"):
         return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
     return declared_in_scope(node) is not None
 
@@ -35,22 +37,25 @@ class UnsupportedCudaIdentifier(CppRule):
                 "knows it: left unchanged, port it by hand"),
         Valid("#define CUDA_CHECK(x) x\nint a = CUDA_CHECK(1);"),
         Valid("int cuMyHelper(int x) { return x; }"),
+        # a project's own variables and parameters, at every use
+        Valid("int cudaBlockSize = 256;\nvoid f(float* cuArray) { k<<<1, cudaBlockSize>>>(cuArray); }"),
         Valid('const char* s = "cudaCtxResetPersistingL2Cache";'),
         Invalid('int v = CUDA_VERSION;', message="CUDA_VERSION has no HIP counterpart: left unchanged, port it by hand"),
     ]
 
     def check(self, ctx):
         packs, macros = ctx.packs, ctx.defined_macros
+        own = {t.name for t in ctx.code_tokens() if t.name not in packs.names and declares(t)}
         for token in ctx.code_tokens():
             name = token.name
-            if name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS:
+            if name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own:
                 continue  # CALLBACK_MACROS: CPP010 removes them
             known = packs.unsupported.get(name)
             if known is None and not CUDA_LOOKING.match(name):
                 continue
-            if declares(token) or (name in CUDA_ONLY_MACROS and token.node is not None and token.base == 0
-                                    and directive_condition(token.node) is not None):
-                continue  # a project's own name; a version gate, which HAZ018 reports
+            if name in CUDA_ONLY_MACROS and token.node is not None and token.base == 0 \
+                    and directive_condition(token.node) is not None:
+                continue  # a version gate, which HAZ018 reports
             if known is not None:
                 message = f"{name} has no HIP counterpart: left unchanged, port it by hand"
             else:

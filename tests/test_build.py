@@ -66,6 +66,23 @@ def test_build_leaves_nothing_in_the_temporary_folder(tmp_path, hipcc, monkeypat
     assert sorted(p.name for p in tmpdir.iterdir()) == []
 
 
+def test_separate_compilation_units_check_with_relocatable_device_code(tmp_path, hipcc):
+    """A unit that calls a __device__ function of another unit builds only with -fgpu-rdc (nvcc's -rdc=true):
+    without it hipcc links the unit's device code under -c too and stops at an undefined symbol."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "lib.cu").write_text("__device__ float twice(float x) { return 2 * x; }\n")
+    (src / "main.cu").write_text("extern __device__ float twice(float x);\n"
+                                 "__global__ void k(float* v) { v[threadIdx.x] = twice(v[threadIdx.x]); }\n"
+                                 "int main() { return 0; }\n")
+    assert cli("run", src, "--out", tmp_path / "out").exit_code == 0
+    result = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--output-format", "json")
+    assert result.exit_code == 0, result.stdout
+    units = json.loads(result.stdout)["units"]
+    assert [(u["path"], u["status"]) for u in units] == [("lib.cu", "ok"), ("main.cu", "ok")]
+    assert "-fgpu-rdc" in units[1]["command"] and "-fgpu-rdc" not in units[0]["command"]
+
+
 def test_build_usage_errors(tmp_path, hipcc):
     missing = cli("build", tmp_path / "nope")
     assert missing.exit_code == 2 and "not a folder" in missing.stderr

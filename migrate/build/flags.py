@@ -17,6 +17,10 @@ CMAKE_DIRS = ("include_directories", "target_include_directories")
 CMAKE_DEFS = ("add_compile_definitions", "add_definitions", "target_compile_definitions")
 CMAKE_VARS = re.compile(r"\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_SOURCE_DIR|PROJECT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}")
 KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
+# A device function or variable declared here and defined in another unit: without relocatable device code
+# (-fgpu-rdc, nvcc's -rdc=true) hipcc links each unit's device code on its own, even under -c, and stops at
+# "lld: error: undefined hidden symbol".
+EXTERN_DEVICE = re.compile(rb"\bextern\s+(?:\"C\"\s+)?(?:__host__\s+)?__device__\b|\b__device__\s+extern\b")
 
 
 def _rebase(path: Path, source: Path | None, root: Path) -> Path:
@@ -103,10 +107,13 @@ def project_flags(root: Path) -> list[str]:
 
 
 def unit_flags(root: Path, unit: Path, base: list[str], extra: list[str], database: dict[Path, list[str]]) -> list[str]:
-    """The unit's own flags from the compile `database`, else `base`; then `extra` (toolchain headers) and
-    the unit's folder and the tree's root as include paths."""
+    """The unit's own flags from the compile `database`, else `base` (with -fgpu-rdc when the unit uses device
+    code of another unit); then `extra` (toolchain headers) and the unit's folder and the tree's root as include
+    paths."""
     own = database.get(unit.resolve())
     flags = own if own is not None else base
     if not any(f.startswith("-std=") for f in flags):
         flags = [*flags, DEFAULT_STD]
+    if "-fgpu-rdc" not in flags and EXTERN_DEVICE.search(unit.read_bytes()):
+        flags = [*flags, "-fgpu-rdc"]
     return [*flags, *extra, f"-I{unit.parent}", f"-I{root}"]

@@ -21,6 +21,17 @@ def call_of(token: Token) -> tree_sitter.Node | None:
     return None
 
 
+def api_arguments(ctx, apis: dict[str, int]):
+    """(token, argument node) for each call in code of a function of `apis` (name -> 0-based argument position)
+    that has that argument."""
+    for token in ctx.code_tokens():
+        index = apis.get(token.name)
+        call = call_of(token) if index is not None else None
+        args = arguments(call) if call is not None else []
+        if index is not None and index < len(args):
+            yield token, args[index]
+
+
 def arguments(call: tree_sitter.Node) -> list[tree_sitter.Node]:
     args = call.child_by_field_name("arguments")
     if args is None:

@@ -1,7 +1,7 @@
 """A field of `cudaDeviceProp` that the target HIP's `hipDeviceProp_t` does not have.
 
 The type is renamed (hipDeviceProp_t) but its fields are not the same: HIP 5.2 and 5.7 lack `deviceOverlap`,
-`asyncEngineCount`, `sharedMemPerMultiprocessor`, `persistingL2CacheMaxSize` and some fifty others, which HIP's
+`asyncEngineCount`, `sharedMemPerMultiprocessor`, `persistingL2CacheMaxSize` and 44 others, which HIP's
 headers add between 5.7 and 6.4; a few (`mpsEnabled`, `hostNumaId`, ...) no release inspected has. Reading such
 a field does not build. rules/data/device_prop.toml lists them, generated from the headers by
 scripts/gen_device_prop.py. A field is checked where the object is a variable or parameter the file declares as

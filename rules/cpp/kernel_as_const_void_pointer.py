@@ -11,7 +11,7 @@ declared `void*` / `const void*`) is left as it is.
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.calls import api_arguments
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -46,15 +46,9 @@ class KernelAsConstVoidPointer(CppRule):
     ]
 
     def check(self, ctx):
-        for token in ctx.code_tokens():
-            index = APIS.get(token.name)
-            call = call_of(token) if index is not None else None
-            if call is None:
+        for token, arg in api_arguments(ctx, APIS):
+            if VOID_POINTER.match(arg.text):
                 continue
-            args = arguments(call)
-            if index >= len(args) or VOID_POINTER.match(args[index].text):
-                continue
-            arg = args[index]
             if token.base == 0 and arg.type == "identifier" and arg.text in void_pointers(ctx):
                 continue
             start, end = token.base + arg.start_byte, token.base + arg.end_byte

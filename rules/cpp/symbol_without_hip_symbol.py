@@ -3,7 +3,7 @@
 CUDA's runtime takes the symbol itself through a template overload; HIP wants its address, which
 `HIP_SYMBOL(sym)` gives on every platform. The argument is wrapped once, never twice.
 """
-from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.calls import api_arguments
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -32,15 +32,9 @@ class SymbolWithoutHipSymbol(CppRule):
     ]
 
     def check(self, ctx):
-        for token in ctx.code_tokens():
-            index = APIS.get(token.name)
-            call = call_of(token) if index is not None else None
-            if call is None:
+        for token, arg in api_arguments(ctx, APIS):
+            if arg.text.startswith(b"HIP_SYMBOL"):
                 continue
-            args = arguments(call)
-            if index >= len(args) or args[index].text.startswith(b"HIP_SYMBOL"):
-                continue
-            arg = args[index]
             start, end = token.base + arg.start_byte, token.base + arg.end_byte
             yield self.finding(ctx, start, end, f"{token.name} needs HIP_SYMBOL() around its symbol argument",
                                edits=[Edit(start, start, "HIP_SYMBOL("), Edit(end, end, ")")],

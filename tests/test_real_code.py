@@ -80,3 +80,64 @@ def test_cuda_samples_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc
     unit.write_text(got.data.decode())
     proc = hipcc_compile(hipcc, unit, [], tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+LIBRARIES = """\
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <cusparse.h>
+#include <stdio.h>
+namespace cg = cooperative_groups;
+// helper_cuda.h's overloads for each library, defined when its header was included
+#ifdef _CUFFT_H_
+const char* err(cufftResult r) { return "fft"; }
+#endif
+#ifdef CUSPARSEAPI
+const char* err(cusparseStatus_t s) { return "sparse"; }
+#endif
+__global__ void k(int* p) { p[cg::this_thread_block().thread_rank()] = 0; }
+void f() {
+    cufftHandle h;
+    printf("%s", err(cufftCreate(&h)));
+    cusparseHandle_t s;
+    printf("%s", err(cusparseCreate(&s)));
+}
+"""
+
+LIBRARIES_HIP = """\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+#include <hip/hip_runtime.h>
+#include <hipfft/hipfft.h>
+#include <hipsparse/hipsparse.h>
+#include <stdio.h>
+namespace cg = cooperative_groups;
+// helper_cuda.h's overloads for each library, defined when its header was included
+#ifdef HIPFFT_H_
+const char* err(hipfftResult r) { return "fft"; }
+#endif
+#ifdef _HIPSPARSE_H_
+const char* err(hipsparseStatus_t s) { return "sparse"; }
+#endif
+__global__ void k(int* p) { p[cg::this_thread_block().thread_rank()] = 0; }
+void f() {
+    hipfftHandle h;
+    printf("%s", err(hipfftCreate(&h)));
+    hipsparseHandle_t s;
+    printf("%s", err(hipsparseCreate(&s)));
+}
+"""
+
+
+def test_library_guards_and_cooperative_groups_before_the_runtime_build_for_amd(tmp_path, hipcc):
+    """The cuFFT and cuSPARSE guards become hipFFT's and hipSPARSE's; hip_cooperative_groups.h gets the runtime
+    included before it (HIP 5.2's uses the runtime without including it)."""
+    rules = [r() for r in default_registry().cpp()]
+    got = translate("libs.cu", LIBRARIES.encode(), Options(), default_packs(), "5.2", rules)
+    assert got.data.decode() == LIBRARIES_HIP
+    assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP002"] == [("CPP002", 1)]
+    unit = tmp_path / "libs.hip"
+    unit.write_text(got.data.decode())
+    proc = hipcc_compile(hipcc, unit, [], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]

@@ -3,6 +3,10 @@
 nvcc includes `cuda_runtime.h` implicitly; hipcc does not promise the same for every file and every
 platform, so a file with kernels, `__device__` functions, launches or runtime calls gets
 `#include <hip/hip_runtime.h>` before its first include (or after its include guard).
+
+A file whose runtime include comes after `<cooperative_groups.h>` gets one before it too: HIP's
+hip/hip_cooperative_groups.h uses the runtime without including it (5.2: "use of undeclared identifier
+'hipBlockDim_z'"). The later include stays; a header included twice is read once.
 """
 import re
 
@@ -14,6 +18,7 @@ from migrate.rule import CppRule, Invalid, Valid
 DEVICE = re.compile(rb"(?<![\w$])(?:__global__|__device__|__shared__|__constant__|threadIdx|blockIdx|blockDim|gridDim)"
                     rb"(?![\w$])|<<<")
 RUNTIME_HEADERS = {"hip/hip_runtime.h", "hip/hip_runtime_api.h", "hip_runtime.h", "hip/hip_runtime.hpp"}
+RUNTIME_FIRST = {"hip/hip_cooperative_groups.h"}  # HIP headers that need the runtime included before them
 NEEDS_RUNTIME = {"runtime", "driver", "device", "cooperative_groups"}
 GUARD = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*.*?\*/)?[ \t]*\r?\n)*"  # leading comments and blank lines
                    rb"(?:[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
@@ -41,7 +46,12 @@ class MissingHipRuntimeInclude(CppRule):
                 fixed="#pragma once\n#include <hip/hip_runtime.h>\n__device__ int twice(int x) { return 2 * x; }\n"),
         Invalid("// header\n#ifndef K_H\n#define K_H\n__device__ int one();\n#endif\n",
                 fixed="// header\n#ifndef K_H\n#define K_H\n#include <hip/hip_runtime.h>\n__device__ int one();\n#endif\n"),
+        Invalid("#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n__global__ void k() {}\n",
+                fixed="#include <hip/hip_runtime.h>\n#include <cooperative_groups.h>\n#include <cuda_runtime.h>\n"
+                      "__global__ void k() {}\n",  # (CPP001 renames the two includes)
+                message="<hip/hip_cooperative_groups.h> needs the HIP runtime included before it"),
         Valid("#include <cuda_runtime.h>\n__global__ void k() {}\n"),
+        Valid("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n__global__ void k() {}\n"),
         Valid("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
         Valid("// a comment about __global__ functions\nint main() { return 0; }\n"),
         Valid('const char* s = "__device__";\n'),
@@ -49,13 +59,18 @@ class MissingHipRuntimeInclude(CppRule):
 
     def check(self, ctx):
         headers = ctx.packs.headers
-        present = set()
-        for _, name in includes(ctx):
-            present.add(headers[name].hip_for(ctx.target_tuple) if name in headers else name)
-        if present & RUNTIME_HEADERS or not needs_runtime(ctx):
-            return
-        first = next(includes(ctx), None)
-        at = first[0].start() if first else GUARD.match(ctx.data).end()
+        order = [(m, headers[name].hip_for(ctx.target_tuple) if name in headers else name) for m, name in includes(ctx)]
+        runtime = next((i for i, (_, name) in enumerate(order) if name in RUNTIME_HEADERS), None)
         line = f"#include <hip/hip_runtime.h>{ctx.newline}"
+        if runtime is not None:
+            early = next(((m, name) for m, name in order[:runtime] if name in RUNTIME_FIRST), None)
+            if early is not None:
+                at = early[0].start()
+                yield self.finding(ctx, at, at, f"<{early[1]}> needs the HIP runtime included before it",
+                                   edits=[Edit(at, at, line)], title="Include <hip/hip_runtime.h> before it")
+            return
+        if not needs_runtime(ctx):
+            return
+        at = order[0][0].start() if order else GUARD.match(ctx.data).end()
         yield self.finding(ctx, at, at, "device code or HIP runtime calls without a HIP runtime include",
                            edits=[Edit(at, at, line)], title="Include <hip/hip_runtime.h>")

@@ -1195,6 +1195,18 @@ def write_pack(path: Path, family: str, generated: str, names: dict, unsupported
     path.write_text(text, encoding="utf-8")
 
 
+def header_row_since(sets: list[HeaderSet], fam: str, hip: str) -> str:
+    """The `since` of a header row: the first inspected release whose package ships the HIP header `hip`, when it
+    is newer than the family's oldest inspected release (hip/hip_math_constants.h: in 5.7.1 and 6.4.3, not in
+    5.2.3); "" otherwise."""
+    mine = [s for s in sets if s.package in FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))]
+    having = [s.release for s in mine if (s.root / hip).is_file()]
+    if not having:
+        return ""
+    first, floor = min(having, key=version_key), min((s.release for s in mine), key=version_key)
+    return first if version_key(first) > version_key(floor) else ""
+
+
 def version_key(v: str) -> tuple[int, int]:
     a, _, b = v.partition(".")
     return int(a), int(b or 0)
@@ -1462,6 +1474,12 @@ def main(argv: list[str] | None = None) -> int:
     for h, hip in sorted(second_header_rows.items()):
         packs[cuda_headers[h]]["headers"][h] = {"hip": hip}
         sources["headers"][h] = second_label
+
+    for fam, p in packs.items():
+        for row in p["headers"].values():
+            since = header_row_since(sets, fam, row["hip"]) if row["hip"] else ""
+            if since:
+                row["since"] = since
 
     # 6. overrides
     ov_path = Path(args.overrides) if args.overrides else out_dir / "overrides.toml"

@@ -203,6 +203,22 @@ def test_gen_packs_finds_the_bf16_functions_hip_declares(tmp_path, monkeypatch):
         sets.append(gen_packs.HeaderSet("s", "libamdhip64-dev", release, release, root))
     assert gen_packs.bf16_functions_hip_shares(cuda, sets, set()) == {"__bfloat162float": "5.7", "__hmax": "6.4"}
 
+    # a header row is dated when its HIP header comes after the family's oldest release inspected
+    (tmp_path / "5.7" / "hip" / "hip_math_constants.h").write_text("#define HIP_PI_F 3.14f\n")
+    (tmp_path / "6.4" / "hip").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "6.4" / "hip" / "hip_math_constants.h").write_text("#define HIP_PI_F 3.14f\n")
+    (tmp_path / "6.4" / "hip" / "hip_bfloat16.h").write_text("struct hip_bfloat16 {};\n")
+    (tmp_path / "5.2" / "hip").mkdir(parents=True)
+    (tmp_path / "5.2" / "hip" / "hip_bfloat16.h").write_text("struct hip_bfloat16 {};\n")
+    assert gen_packs.header_row_since(sets, "device", "hip/hip_math_constants.h") == "5.7"
+    assert gen_packs.header_row_since(sets, "fp16", "hip/hip_bfloat16.h") == ""  # already in the oldest
+    assert gen_packs.header_row_since(sets, "device", "hip/none.h") == ""
+    hipblas = [gen_packs.HeaderSet("s", "libhipblas-dev", r, r, tmp_path / "blas" / r) for r in ("5.5", "6.4")]
+    for r in ("5.5", "6.4"):
+        (tmp_path / "blas" / r / "hipblas").mkdir(parents=True)
+        (tmp_path / "blas" / r / "hipblas" / "hipblas.h").write_text("#define HIPBLAS_H\n")
+    assert gen_packs.header_row_since(sets + hipblas, "cublas", "hipblas/hipblas.h") == ""  # its floor is 5.5
+
     row = '[names]\ncudaX = { hip = "hipX", kind = "type", since = "5.0" }\n'
     (tmp_path / "a.toml").write_text('[pack]\nfamily = "a"\ncode = "MAP091"\n' + row)
     (tmp_path / "b.toml").write_text('[pack]\nfamily = "b"\ncode = "MAP092"\n' + row)

@@ -229,6 +229,16 @@ def in_device_function(node: tree_sitter.Node) -> bool:
     return node is not None and any(c.type in ("__device__", "__global__") for c in node.children)
 
 
+def element_base(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The expression that `x[i]`, `*p` and `(e)` read from, through any nesting of them (`x` of `(*x)[0]`)."""
+    while node is not None and node.type in ("subscript_expression", "pointer_expression", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+        else:
+            node = node.child_by_field_name("argument")
+    return node
+
+
 DECLARED = query("[(parameter_declaration type: (_) @type declarator: (_) @name)"
                  " (declaration type: (_) @type declarator: (_) @name)]")
 

@@ -24,8 +24,6 @@ NO_OPERATOR = {"__hfma", "__habs", "__hmax", "__hmin", "__hadd_sat", "__hsub_sat
                "__hisinf"}
 ARITHMETIC = {"__hadd", "__hsub", "__hmul", "__hdiv", "__hneg", "__hfma", "__habs", "__hmax", "__hmin", "__hadd_sat",
               "__hsub_sat", "__hmul_sat"}  # the ones that return a value of their arguments' type
-VALUE_WRAPPERS = {"subscript_expression": "argument", "pointer_expression": "argument",
-                  "parenthesized_expression": None}
 K = "__device__ float k(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(__hmul(a, b)); }"
 
 
@@ -98,9 +96,7 @@ def _text(node) -> str:
 def _is_value(node, names: set[bytes]) -> bool:
     """A bfloat16 value: a variable declared with a bfloat16 type, an element of one (`x[i]`, `*p`), or what one
     of these intrinsics makes of such values (`__hmul(a, b)`), possibly in parentheses."""
-    while node is not None and node.type in VALUE_WRAPPERS:
-        field = VALUE_WRAPPERS[node.type]
-        node = node.child_by_field_name(field) if field else (node.named_children[0] if node.named_children else None)
+    node = parse.element_base(node)
     if node is None:
         return False
     if node.type == "call_expression":

@@ -56,9 +56,9 @@ class DevicePropField(CppRule):
         if not props:
             return
         for m in parse.matches(FIELDS, ctx.tree.root_node):
-            field, obj = m["field"][0], _variable(m["object"][0])
+            field, obj = m["field"][0], parse.element_base(m["object"][0])  # p, props[i], *pp
             name = field.text.decode()
-            if name not in fields or obj is None or obj.text not in props:
+            if name not in fields or obj is None or obj.type != "identifier" or obj.text not in props:
                 continue
             since = fields[name]
             if since and version_tuple(since) <= ctx.target_tuple:
@@ -70,10 +70,3 @@ class DevicePropField(CppRule):
                                f"cudaDeviceProp field {name} is not in HIP {ctx.target}'s hipDeviceProp_t ({where}): "
                                f"read it another way (hipDeviceGetAttribute) or {advice}")
 
-
-def _variable(node):
-    """The variable an object expression names: `p`, `props[i]`, `*pp`, `(p)`."""
-    while node is not None and node.type in ("subscript_expression", "pointer_expression", "parenthesized_expression"):
-        node = node.child_by_field_name("argument") if node.type != "parenthesized_expression" else \
-            (node.named_children[0] if node.named_children else None)
-    return node if node is not None and node.type == "identifier" else None

@@ -11,8 +11,8 @@ def file_diffs(result: MigrationResult) -> dict[str, LineDiff]:
             if r.old is not None and r.new is not None and r.old != r.new}
 
 
-def unified(result: MigrationResult, diffs: dict[str, LineDiff] | None = None) -> str:
-    return "".join(d.unified(path) for path, d in (diffs if diffs is not None else file_diffs(result)).items())
+def unified(result: MigrationResult) -> str:
+    return "".join(d.unified(path) for path, d in file_diffs(result).items())
 
 
 def print_colored(text: str, console) -> None:

@@ -20,7 +20,8 @@ def finding_order(f: Finding) -> tuple:
 _NAMES = {**{s: s.label for s in Severity}, **{k: k.value for k in RuleKind}, **{a: a.value for a in Applicability}}
 
 
-def finding_dict(f: Finding) -> dict:
+def finding_dict(f: Finding, offsets: bool = False) -> dict:
+    """`offsets`: also the byte range (`start`, `end`), which run.json keeps for the report."""
     span = f.span
     out = {
         "path": span.path, "line": span.line, "column": span.column, "code": f.code,
@@ -33,6 +34,8 @@ def finding_dict(f: Finding) -> dict:
             "title": f.fix.title, "applicability": _NAMES[f.fix.applicability],
             "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in f.fix.edits],
         }
+    if offsets:
+        out["start"], out["end"] = span.start, span.end
     return out
 
 
@@ -60,8 +63,8 @@ def render(result: MigrationResult, command: str, unsafe_fixes: bool = False) ->
     return json.dumps(document(result, command, unsafe_fixes), indent=2, sort_keys=False) + "\n"
 
 
-def document(result: MigrationResult, command: str, unsafe_fixes: bool = False) -> dict:
-    """The JSON document of docs/json.md, as Python objects."""
+def document(result: MigrationResult, command: str, unsafe_fixes: bool = False, offsets: bool = False) -> dict:
+    """The JSON document of docs/json.md, as Python objects (`offsets`: see finding_dict)."""
     s = summarize(result)
     doc = {
         "schema": SCHEMA_VERSION,
@@ -76,7 +79,7 @@ def document(result: MigrationResult, command: str, unsafe_fixes: bool = False) 
             "by_code": s.by_code,
         },
         "files": [{"path": r.path, "status": r.status.value} for r in result.files],
-        "findings": [finding_dict(f) for f in sorted(result.findings, key=finding_order)],
+        "findings": [finding_dict(f, offsets) for f in sorted(result.findings, key=finding_order)],
     }
     if command == "scan":
         doc["effort"] = effort_dict(effort_model.estimate(result, unsafe_fixes))

@@ -21,9 +21,7 @@ BENCH_DIR = "bench"
 
 
 def run_document(result: MigrationResult, unsafe_fixes: bool = False) -> dict:
-    doc = json_render.document(result, "run")
-    for d, f in zip(doc["findings"], sorted(result.findings, key=json_render.finding_order)):
-        d["start"], d["end"] = f.span.start, f.span.end
+    doc = json_render.document(result, "run", offsets=True)
     diffs = diff_render.file_diffs(result)  # one line diff per changed file, for the effort and the diffs
     doc["effort"] = json_render.effort_dict(effort_model.estimate(result, unsafe_fixes, diffs))
     doc["inline_asm"] = json_render.asm_list(result)

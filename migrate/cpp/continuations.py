@@ -20,15 +20,14 @@ def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
     edits = sorted(edits, key=lambda e: e.start)
     starts = [e.start for e in edits]
     # edits over several lines may reach into any line's blanks; they change no line's length
-    spanning = [e for e in edits if "\n" in e.text or data.find(b"\n", e.start, e.end) >= 0]
-    whole_lines = set(spanning)
+    spanning = {e for e in edits if "\n" in e.text or data.find(b"\n", e.start, e.end) >= 0}
     out = []
     for slash in slashes:
         line_start = data.rfind(b"\n", 0, slash) + 1
         line_end = data.find(b"\n", slash)
         line_end = len(data) if line_end < 0 else line_end
         on_line = edits[bisect.bisect_left(starts, line_start):bisect.bisect_right(starts, line_end)]
-        delta = sum(len(e.text.encode()) - (e.end - e.start) for e in on_line if e not in whole_lines)
+        delta = sum(len(e.text.encode()) - (e.end - e.start) for e in on_line if e not in spanning)
         if delta == 0:
             continue
         blanks = slash

@@ -24,6 +24,7 @@ class CallbackConventionMacro(CppRule):
         Invalid("#define CALLBACK(name) void CUDART_CB name(cudaStream_t, cudaError_t, void*)\n",
                 fixed="#define CALLBACK(name) void name(hipStream_t, hipError_t, void*)\n"),
         Valid("#ifndef CUDART_CB\n#define CUDART_CB\n#endif\n"),
+        Valid("#if defined(CUDA_CB) && !defined(CUDART_CB)\nint windows_style;\n#endif\n"),
         Valid('// a CUDART_CB callback\nconst char* s = "CUDART_CB";\n'),
         Valid("int MY_CUDART_CB_COUNT = 0;\n"),
     ]
@@ -41,9 +42,9 @@ class CallbackConventionMacro(CppRule):
 
 
 def _defined_or_tested(node) -> bool:
-    """The name of a `#define`, or the subject of an `#ifdef`/`#if defined(...)`."""
+    """The name of a `#define`, or in the condition of an `#if`/`#ifdef` (`defined(...)` included)."""
     parent = node.parent
     if parent is not None and parent.type in ("preproc_def", "preproc_function_def") \
             and parent.child_by_field_name("name") == node:
         return True
-    return parse.directive_condition(node) is not None or (parent is not None and parent.type == "preproc_defined")
+    return parse.directive_condition(node) is not None

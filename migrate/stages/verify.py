@@ -130,10 +130,10 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
         base = flags.project_flags(root)
         extra = [f"-I{d}" for d in tc.include_dirs()]
         database = flags.compile_database(root, source)
+        args = {u: flags.unit_flags(root, u, base, extra, database) for u in hip_units}  # once per unit, not target
         work = [(u, t) for u in hip_units for t in targets]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = list(pool.map(lambda ut: compile_unit(tc.hipcc, root, ut[0], ut[1],
-                                                            flags.unit_flags(root, ut[0], base, extra, database), mapper), work))
+            results = list(pool.map(lambda ut: compile_unit(tc.hipcc, root, ut[0], ut[1], args[ut[0]], mapper), work))
     project = run_command(command, root, mapper) if command else None
     return BuildResult(str(root), str(source) if source else None, targets, tc.hipcc, tc.hip_version or "unknown",
                        tuple(results), tuple(p.relative_to(root).as_posix() for p in plain), project)

@@ -243,15 +243,20 @@ DECLARED = query("[(parameter_declaration type: (_) @type declarator: (_) @name)
                  " (declaration type: (_) @type declarator: (_) @name)]")
 
 
-def declared_names(root: tree_sitter.Node, types: set[bytes]) -> set[bytes]:
+def declared_names(root: tree_sitter.Node, types: set[bytes], shape: tuple[str, ...] | None = None) -> set[bytes]:
     """Names of the variables and parameters declared with one of `types` (pointers, references and
-    initialisers looked through)."""
+    initialisers looked through). `shape`: only those whose declarators, outermost first and initialisers left
+    out, are exactly these (("pointer_declarator",) for `void* p`, not `void** p` or `void (*f)()`)."""
     names = set()
     for m in matches(DECLARED, root):
         if m["type"][0].text not in types:
             continue
         for node in m["name"]:
+            seen = []
             while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
+                if node.type != "init_declarator":
+                    seen.append(node.type)
                 node = node.child_by_field_name("declarator")
-            names.add(node.text)
+            if shape is None or (node.type == "identifier" and tuple(seen) == shape):
+                names.add(node.text)
     return names

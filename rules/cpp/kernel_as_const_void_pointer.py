@@ -61,18 +61,4 @@ class KernelAsConstVoidPointer(CppRule):
 
 def void_pointers(ctx) -> set[bytes]:
     """Names of the variables and parameters of the file declared as `void*` or `const void*`."""
-    return ctx.once("void-pointers", _void_pointers)
-
-
-def _void_pointers(ctx) -> set[bytes]:
-    names = set()
-    for m in parse.matches(parse.DECLARED, ctx.tree.root_node):
-        if m["type"][0].text != b"void":
-            continue
-        for node in m["name"]:
-            if node.type == "init_declarator":
-                node = node.child_by_field_name("declarator")
-            inner = node.child_by_field_name("declarator") if node.type == "pointer_declarator" else None
-            if inner is not None and inner.type == "identifier":
-                names.add(inner.text)
-    return names
+    return ctx.once("void-pointers", lambda c: parse.declared_names(c.tree.root_node, {b"void"}, ("pointer_declarator",)))

@@ -6,6 +6,17 @@ from migrate.packs import default_packs
 from migrate.registry import default_registry
 from tests.compile import hipcc_compile
 
+def migrate(path: str, source: str):
+    """`source` through the built-in engine's C++ rules, for HIP 5.2 (the installed hipcc's)."""
+    return translate(path, source.encode(), Options(), default_packs(), "5.2", [r() for r in default_registry().cpp()])
+
+
+def assert_builds(hipcc: str, unit, text: str) -> None:
+    unit.write_text(text)
+    proc = hipcc_compile(hipcc, unit, [], unit.parent)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
 HELPER = """\
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -66,8 +77,7 @@ int main() {
 
 
 def test_cuda_samples_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc):
-    rules = [r() for r in default_registry().cpp()]
-    got = translate("helper.cu", HELPER.encode(), Options(), default_packs(), "5.2", rules)
+    got = migrate("helper.cu", HELPER)
     assert got.data.decode() == HELPER_HIP
     codes = sorted({f.code for f in got.findings if not f.code.startswith("MAP")})
     # the include, the three casts, CUDART_CB; the cache preference has no effect on AMD (HAZ008); tree-sitter cannot
@@ -76,10 +86,7 @@ def test_cuda_samples_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc
     assert [(f.code, f.span.line) for f in got.findings if f.code in ("CPP010", "HAZ008", "INP001")] == [
         ("CPP010", 12), ("HAZ008", 16), ("INP001", 12)]
     assert [f.span.line for f in got.findings if f.code == "CPP009"] == [16, 17, 20]
-    unit = tmp_path / "helper.hip"
-    unit.write_text(got.data.decode())
-    proc = hipcc_compile(hipcc, unit, [], tmp_path)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert_builds(hipcc, tmp_path / "helper.hip", got.data.decode())
 
 
 LIBRARIES = """\
@@ -133,11 +140,7 @@ void f() {
 def test_library_guards_and_cooperative_groups_before_the_runtime_build_for_amd(tmp_path, hipcc):
     """The cuFFT and cuSPARSE guards become hipFFT's and hipSPARSE's; hip_cooperative_groups.h gets the runtime
     included before it (HIP 5.2's uses the runtime without including it)."""
-    rules = [r() for r in default_registry().cpp()]
-    got = translate("libs.cu", LIBRARIES.encode(), Options(), default_packs(), "5.2", rules)
+    got = migrate("libs.cu", LIBRARIES)
     assert got.data.decode() == LIBRARIES_HIP
     assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP002"] == [("CPP002", 1)]
-    unit = tmp_path / "libs.hip"
-    unit.write_text(got.data.decode())
-    proc = hipcc_compile(hipcc, unit, [], tmp_path)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert_builds(hipcc, tmp_path / "libs.hip", got.data.decode())

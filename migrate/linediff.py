@@ -1,11 +1,17 @@
-"""The line diff of one file's migration, worked out once (difflib) and read twice: by the effort estimate
-(how many lines changed) and by the unified diff that `diff` prints and `run` keeps for the report."""
+"""The line diff of one file's migration, worked out once and read twice: by the effort estimate (how many
+lines changed) and by the unified diff that `diff` prints and `run` keeps for the report.
+
+A migration mostly rewrites lines in place, so when old and new have as many lines the diff pairs them line
+by line and asks difflib only about the runs of lines that differ (where a line may have been removed and
+another added). Otherwise difflib aligns the whole file, below the common head and tail."""
 from __future__ import annotations
 
 import difflib
 from functools import cached_property
 
 CONTEXT = 3  # unchanged lines around each hunk, as diff -u
+
+Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old[i1:i2] becomes new[j1:j2]
 
 
 def lines(data: bytes) -> list[str]:
@@ -21,20 +27,101 @@ def _range(start: int, stop: int) -> str:
     return f"{start + 1 if count else start},{count}"
 
 
+def _aligned(old: list[str], new: list[str], i: int, j: int, n: int) -> list[Opcode]:
+    """Opcodes of old[i:i+n] against new[j:j+n] by difflib (no equal runs at the ends when they differ there)."""
+    ops = difflib.SequenceMatcher(None, old[i:i + n], new[j:j + n], autojunk=False).get_opcodes()
+    return [(tag, i + a1, i + a2, j + b1, j + b2) for tag, a1, a2, b1, b2 in ops]
+
+
+def _paired(old: list[str], new: list[str]) -> list[Opcode]:
+    """Opcodes of two lists of the same length: equal runs where the lines match at the same index, and each
+    run of differing lines aligned on its own."""
+    ops: list[Opcode] = []
+    i, n = 0, len(old)
+    while i < n:
+        start = i
+        same = old[i] == new[i]
+        while i < n and (old[i] == new[i]) == same:
+            i += 1
+        if same:
+            ops.append(("equal", start, i, start, i))
+        elif i - start == 1:
+            ops.append(("replace", start, i, start, i))
+        else:
+            ops += _aligned(old, new, start, start, i - start)
+    return ops
+
+
+def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+def opcodes(old: list[str], new: list[str]) -> list[Opcode]:
+    """A diff of `old` into `new` as difflib's opcodes, consecutive and covering both lists."""
+    if len(old) == len(new):
+        return _paired(old, new)
+    head, tail = _common_ends(old, new)
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    middle = difflib.SequenceMatcher(None, old[head:len(old) - tail], new[head:len(new) - tail]).get_opcodes()
+    ops += [(tag, head + a1, head + a2, head + b1, head + b2) for tag, a1, a2, b1, b2 in middle]
+    if tail:
+        ops.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
+    return ops
+
+
+def hunks(ops: list[Opcode], context: int = CONTEXT) -> list[list[Opcode]]:
+    """The opcodes grouped into unified-diff hunks: each change with up to `context` equal lines around it,
+    changes closer than 2 x `context` lines sharing a hunk."""
+    groups: list[list[Opcode]] = []
+    current: list[Opcode] = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "equal":
+            current.append((tag, i1, i2, j1, j2))
+            continue
+        if not current:  # equal lines before the first change: keep the last `context`
+            lead = min(context, i2 - i1)
+            current = [("equal", i2 - lead, i2, j2 - lead, j2)] if lead else []
+            continue
+        if i2 - i1 > 2 * context:  # a long equal run closes the hunk and may open the next
+            current.append(("equal", i1, i1 + context, j1, j1 + context))
+            groups.append(current)
+            current = [("equal", i2 - context, i2, j2 - context, j2)]
+        else:
+            current.append((tag, i1, i2, j1, j2))
+    if any(tag != "equal" for tag, *_ in current):
+        if current[-1][0] == "equal":
+            tag, i1, i2, j1, j2 = current.pop()
+            keep = min(context, i2 - i1)
+            if keep:
+                current.append((tag, i1, i1 + keep, j1, j1 + keep))
+        groups.append(current)
+    return [g for g in groups if any(tag != "equal" for tag, *_ in g)]
+
+
 class LineDiff:
     def __init__(self, old: bytes, new: bytes):
         self.old, self.new = lines(old), lines(new)
-        self._matcher = difflib.SequenceMatcher(None, self.old, self.new)
+
+    @cached_property
+    def _opcodes(self) -> list[Opcode]:
+        return opcodes(self.old, self.new)
 
     @cached_property
     def changed(self) -> int:
         """Lines rewritten, added or removed (a rewritten line counts once)."""
-        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self._matcher.get_opcodes() if tag != "equal")
+        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self._opcodes if tag != "equal")
 
     def unified(self, path: str) -> str:
         """The unified diff (`a/PATH`, `b/PATH`), each line ended; "" when nothing changed."""
         out: list[str] = []
-        for group in self._matcher.get_grouped_opcodes(CONTEXT):
+        for group in hunks(self._opcodes):
             if not out:
                 out += [f"--- a/{path}\n", f"+++ b/{path}\n"]
             out.append(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")

@@ -1,4 +1,4 @@
-"""Unified diffs of a migration (difflib), colored with rich on a terminal."""
+"""Unified diffs of a migration (migrate.linediff), colored with rich on a terminal."""
 from __future__ import annotations
 
 from migrate.linediff import LineDiff

@@ -1,0 +1,56 @@
+"""The line diff that the effort estimate counts and `diff`/`run` print."""
+import difflib
+
+from migrate.linediff import LineDiff, hunks, opcodes
+
+
+def function(name: str, api: str) -> str:
+    return f"void {name}(int n)\n{{\n    {api}(n);\n}}\n\n"
+
+
+def test_renamed_lines_in_a_long_file_are_the_only_changed_lines():
+    # 60 functions of 5 lines: "{", "}" and "" are over 1% of 300 lines, which difflib's junk heuristic would
+    # not anchor on, so it reported whole runs of functions, braces and blank lines included, as rewritten.
+    old = "".join(function(f"f{i}", "cudaFree" if i % 2 else "keep") for i in range(60)).encode()
+    new = old.replace(b"cudaFree", b"hipFree")
+    diff = LineDiff(old, new)
+    assert diff.changed == 30
+    text = diff.unified("a.cu")
+    assert "-{" not in text and "+}" not in text
+    assert text.count("\n-") == 30 and text.count("\n+") == 31  # the 30 lines, and the "+++" header
+    assert text.splitlines()[:12] == [
+        "--- a/a.cu", "+++ b/a.cu", "@@ -5,7 +5,7 @@",
+        " ", " void f1(int n)", " {", "-    cudaFree(n);", "+    hipFree(n);", " }", " ", " void f2(int n)",
+        "@@ -15,7 +15,7 @@"]
+
+
+def test_an_inserted_include_is_one_added_line():
+    old = b"int a;\nint b;\nint c;\nint d;\nint e;\n"
+    new = b"#include <hip/hip_runtime.h>\n" + old
+    diff = LineDiff(old, new)
+    assert diff.changed == 1
+    assert diff.unified("k.cu") == ("--- a/k.cu\n+++ b/k.cu\n@@ -1,3 +1,4 @@\n+#include <hip/hip_runtime.h>\n"
+                                    " int a;\n int b;\n int c;\n")
+
+
+def test_a_line_removed_and_one_added_in_a_file_of_the_same_length():
+    old = [f"line {i}\n" for i in range(8)]
+    new = old[:2] + old[3:6] + ["added\n"] + old[6:]
+    assert opcodes(old, new) == [("equal", 0, 2, 0, 2), ("delete", 2, 3, 2, 2), ("equal", 3, 6, 2, 5),
+                                 ("insert", 6, 6, 5, 6), ("equal", 6, 8, 6, 8)]
+    assert LineDiff("".join(old).encode(), "".join(new).encode()).changed == 2
+
+
+def test_a_missing_last_newline_is_marked():
+    assert LineDiff(b"cudaFree(p);", b"hipFree(p);").unified("x.cu") == (
+        "--- a/x.cu\n+++ b/x.cu\n@@ -1 +1 @@\n-cudaFree(p);\n\\ No newline at end of file\n"
+        "+hipFree(p);\n\\ No newline at end of file\n")
+
+
+def test_hunks_group_as_diff_u_does():
+    old = [f"{i}\n" for i in range(40)]
+    new = list(old)
+    new[5], new[12], new[30] = "five\n", "twelve\n", "thirty\n"
+    ops = opcodes(old, new)
+    assert hunks(ops) == list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(3))
+    assert [(g[0][1], g[-1][2]) for g in hunks(ops)] == [(2, 16), (27, 34)]

@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gen_packs import installed_release, read_text, strip_comments  # noqa: E402
+from packgen.fetch import installed_release  # noqa: E402
+from packgen.lexer import read_text, strip_comments  # noqa: E402
 
 FIELD = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+\s*)?;")
 

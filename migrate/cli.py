@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
+from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from migrate import __version__, api
@@ -24,7 +24,7 @@ from migrate.render import json as json_render
 from migrate.render import text as text_render
 from migrate.stages.scan import UsageError
 
-err = Console(stderr=True, soft_wrap=True)
+err = new_console(stderr=True)
 
 
 def common(f):
@@ -108,7 +108,7 @@ def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes
     if fmt == "json":
         click.echo(json_render.render(result, command, unsafe_fixes), nl=False, err=to_stderr)
     else:
-        text_render.render(result, err if to_stderr else Console(soft_wrap=True), command, unsafe_fixes=unsafe_fixes)
+        text_render.render(result, err if to_stderr else new_console(), command, unsafe_fixes=unsafe_fixes)
     sys.exit(1 if result.problems else 0)
 
 
@@ -155,8 +155,8 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
         click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),
                                "build": build_render.as_dict(built)}, indent=2))
     else:
-        text_render.render(result, Console(soft_wrap=True), "run")
-        build_render.render_text(built, Console(soft_wrap=True))
+        text_render.render(result, new_console(), "run")
+        build_render.render_text(built, new_console())
     sys.exit(1 if result.problems or built.failed else 0)
 
 
@@ -177,7 +177,7 @@ def build(dst: Path, offload_arch: tuple[str, ...], jobs: int, command: str | No
     if output_format == "json":
         click.echo(build_render.render_json(result), nl=False)
     else:
-        build_render.render_text(result, Console(soft_wrap=True))
+        build_render.render_text(result, new_console())
     sys.exit(1 if result.failed else 0)
 
 
@@ -191,7 +191,7 @@ def diff(src: Path, **kw) -> None:
     if kw["output_format"] == "json":
         finish(result, "diff", "json")
     text = diff_render.unified(result)
-    console = Console()
+    console = new_console()
     if console.is_terminal:
         diff_render.print_colored(text, console)
     else:
@@ -216,7 +216,7 @@ def rules(code: str | None) -> None:
     """List the rules, or explain the rule CODE with its examples."""
     from migrate.render import rules as rules_render
 
-    console = Console(soft_wrap=True)
+    console = new_console()
     if code is None:
         rules_render.listing(api.registry(), api.packs(), console)
         return
@@ -238,7 +238,7 @@ def doctor(offload_arch: tuple[str, ...], output_format: str) -> None:
     if output_format == "json":
         click.echo(doctor_render.render_json(report), nl=False)
     else:
-        doctor_render.render_text(report, Console(soft_wrap=True))
+        doctor_render.render_text(report, new_console())
     sys.exit(0 if report.summary.can_build else 1)
 
 from migrate.commands.bench import bench, compare  # noqa: E402  (commands in modules of their own)

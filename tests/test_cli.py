@@ -123,6 +123,17 @@ def test_scan_counts_by_family_and_reports_unsupported(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_text_output_prints_line_numbers_and_paths_as_they_are(tmp_path):
+    """rich reads `:100:` as an emoji code and `[i]` as markup unless told not to: `k.cu:100:8` printed as `k.cu💯8`."""
+    body = "// line\n" * 99 + "static cusolver_int_t n = 0;\n" + "// line\n" * 1133 + "cusolver_int_t m;\n"
+    src = write_tree(tmp_path / "src", {"dir[i]/k.cu": body})
+    result = cli("scan", src, "--hip-version", "6.2")
+    assert result.exit_code == 0
+    assert "dir[i]/k.cu:100:8: cusolver_int_t has no HIP counterpart" in result.stdout
+    assert "dir[i]/k.cu:1234:1: cusolver_int_t has no HIP counterpart" in result.stdout
+    assert "\N{HUNDRED POINTS SYMBOL}" not in result.stdout
+
+
 def test_usage_errors_exit_2(tmp_path):
     src = project(tmp_path)
     missing = cli("run", tmp_path / "nope", "--out", tmp_path / "o")

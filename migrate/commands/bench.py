@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from migrate.bench import results, stats
@@ -18,12 +19,12 @@ from migrate.bench.config import BenchError
 from migrate.render import bench as render
 from migrate.stages import bench as stage
 
-err = Console(stderr=True, soft_wrap=True)
+err = new_console(stderr=True)
 
 
 def output_console() -> Console:
-    console = Console(soft_wrap=True)
-    return console if console.is_terminal else Console(soft_wrap=True, width=200)
+    console = new_console()
+    return console if console.is_terminal else new_console(width=200)
 
 
 def usage_errors(fn):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
+from migrate.render.console import new_console
 
 from migrate import api
 from migrate.bench import stats
@@ -17,7 +17,7 @@ from migrate.bench.config import BenchError
 from migrate.stages.scan import UsageError
 
 FORMATS = ("text", "html", "md", "json", "sarif")
-err = Console(stderr=True, soft_wrap=True)
+err = new_console(stderr=True)
 
 
 def render(report, fmt: str, to_file: bool) -> str | None:
@@ -36,10 +36,10 @@ def render(report, fmt: str, to_file: bool) -> str | None:
         return html.render(report)
     from migrate.render import report_text
     if not to_file:
-        console = Console(soft_wrap=True)
-        report_text.render(report, console if console.is_terminal else Console(soft_wrap=True, width=160))
+        console = new_console()
+        report_text.render(report, console if console.is_terminal else new_console(width=160))
         return None
-    console = Console(record=True, width=160, color_system=None, file=io.StringIO())
+    console = new_console(record=True, width=160, color_system=None, file=io.StringIO())
     report_text.render(report, console)
     return console.export_text()
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from migrate import effort as effort_model
@@ -67,7 +68,7 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
         table.add_column(name, justify="left" if name in ("file", "effort") else "right")
     busy = [f for f in e.files if f.lines_changed or f.hazards_fixed or f.hazards_to_review]
     for f in busy[:limit]:
-        table.add_row(f.path, str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
+        table.add_row(escape(f.path), str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
                       str(f.review_weight), f.effort)
     if len(busy) > limit:
         table.add_row(f"... {len(busy) - limit} more files", "", "", "", "", "", "")
@@ -104,4 +105,4 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
         asm_listing(console, result, limit)
         effort_table(console, effort_model.estimate(result, unsafe_fixes), limit)
     if result.destination:
-        console.print(f"output: {result.destination}")
+        console.print(f"output: {result.destination}", markup=False, highlight=False)

@@ -144,3 +144,61 @@ def test_library_guards_and_cooperative_groups_before_the_runtime_build_for_amd(
     assert got.data.decode() == LIBRARIES_HIP
     assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP002"] == [("CPP002", 1)]
     assert_builds(hipcc, tmp_path / "libs.hip", got.data.decode())
+
+
+GROUPS = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void reduce4(const float4* in, float4* out) {
+    cg::thread_block block = cg::this_thread_block();
+    auto tile = cg::tiled_partition<32>(block);
+    float4 v = in[block.thread_rank()];
+    for (int offset = tile.num_threads() / 2; offset > 0; offset /= 2) {
+        float4 other = tile.shfl_down(v, offset);
+        v.x += other.x; v.y += other.y; v.z += other.z; v.w += other.w;
+    }
+    if (tile.thread_rank() == 0) out[block.thread_rank() / 32] = v;
+}
+"""
+
+GROUPS_HIP = """\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void reduce4(const float4* in, float4* out) {
+    cg::thread_block block = cg::this_thread_block();
+    auto tile = cg::tiled_partition<32>(block);
+    float4 v = in[block.thread_rank()];
+    for (int offset = tile.size() / 2; offset > 0; offset /= 2) {
+        float4 other = make_float4(tile.shfl_down(v.x, offset), tile.shfl_down(v.y, offset), tile.shfl_down(v.z, offset), tile.shfl_down(v.w, offset));
+        v.x += other.x; v.y += other.y; v.z += other.z; v.w += other.w;
+    }
+    if (tile.thread_rank() == 0) out[block.thread_rank() / 32] = v;
+}
+"""
+
+
+def test_cooperative_groups_vector_shuffles_and_num_threads_build_for_amd(tmp_path, hipcc):
+    """A tile reduction of float4 values (samples and real kernels shuffle vectors through a tile): HIP's tile
+    shuffles take scalars only (CPP012), and HIP has size() where CUDA 12 says num_threads() (CPP013). Without
+    the two fixes the migrated kernel does not build."""
+    got = migrate("groups.cu", GROUPS)
+    assert got.data.decode() == GROUPS_HIP
+    assert sorted((f.code, f.span.line) for f in got.findings if f.code in ("CPP012", "CPP013")) == [
+        ("CPP012", 8), ("CPP013", 7)]
+    assert_builds(hipcc, tmp_path / "groups.hip", got.data.decode())
+    unfixed = GROUPS_HIP.replace("tile.size()", "tile.num_threads()")
+    unit = tmp_path / "unfixed.hip"
+    unit.write_text(unfixed)
+    assert "num_threads" in hipcc_compile(hipcc, unit, [], tmp_path).stderr
+
+
+def test_meta_group_rank_is_reported_for_hip_5_2_where_it_does_not_build(tmp_path, hipcc):
+    source = GROUPS.replace("out[block.thread_rank() / 32]", "out[tile.meta_group_rank()]")
+    got = migrate("groups.cu", source)
+    assert [(f.code, f.span.line, f.message) for f in got.findings if f.code == "CPP013"][1] == (
+        "CPP013", 11, "cooperative groups' meta_group_rank() is not in HIP 5.2 (the first HIP inspected that has it "
+                      "is 5.7): for a tile of the block, block.thread_rank() / tile.size(); or target HIP 5.7")
+    unit = tmp_path / "meta.hip"
+    unit.write_text(got.data.decode())
+    assert "meta_group_rank" in hipcc_compile(hipcc, unit, [], tmp_path).stderr

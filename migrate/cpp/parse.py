@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import tree_sitter
 import tree_sitter_cuda
@@ -243,20 +243,31 @@ DECLARED = query("[(parameter_declaration type: (_) @type declarator: (_) @name)
                  " (declaration type: (_) @type declarator: (_) @name)]")
 
 
+def declarations(root: tree_sitter.Node, types: set[bytes] | None) -> Iterator[tuple[tree_sitter.Node, bytes, tuple[str, ...]]]:
+    """(declared node, type, shape) of each variable and parameter declared with one of `types` (None: any
+    type): the node is the name's identifier unless the declarator hides it, the shape its declarators outermost
+    first, initialisers left out (("pointer_declarator",) for `T* p`, ("reference_declarator",) for `T& r`, () for `T v`)."""
+    for m in matches(DECLARED, root):
+        type_text = m["type"][0].text
+        if types is not None and type_text not in types:
+            continue
+        for node in m["name"]:
+            seen = []
+            while node.type != "identifier":
+                inner = node.child_by_field_name("declarator")
+                if inner is None and node.type == "reference_declarator" and node.named_children:
+                    inner = node.named_children[-1]  # `T& r`: the grammar gives the name no field
+                if inner is None:
+                    break
+                if node.type != "init_declarator":
+                    seen.append(node.type)
+                node = inner
+            yield node, type_text, tuple(seen)
+
+
 def declared_names(root: tree_sitter.Node, types: set[bytes], shape: tuple[str, ...] | None = None) -> set[bytes]:
     """Names of the variables and parameters declared with one of `types` (pointers, references and
     initialisers looked through). `shape`: only those whose declarators, outermost first and initialisers left
     out, are exactly these (("pointer_declarator",) for `void* p`, not `void** p` or `void (*f)()`)."""
-    names = set()
-    for m in matches(DECLARED, root):
-        if m["type"][0].text not in types:
-            continue
-        for node in m["name"]:
-            seen = []
-            while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
-                if node.type != "init_declarator":
-                    seen.append(node.type)
-                node = node.child_by_field_name("declarator")
-            if shape is None or (node.type == "identifier" and tuple(seen) == shape):
-                names.add(node.text)
-    return names
+    return {node.text for node, _, seen in declarations(root, types)
+            if shape is None or (node.type == "identifier" and seen == shape)}

@@ -1,0 +1,129 @@
+"""A cooperative-groups shuffle of a CUDA vector value (`float4`, `int2`, ...), which HIP's groups cannot shuffle.
+
+CUDA's `thread_block_tile` and `coalesced_group` shuffles (`shfl`, `shfl_up`, `shfl_down`, `shfl_xor`) take any
+trivially copyable value of up to 32 bytes. HIP's (5.2 to 6.4) take only integer and floating-point values: a
+`float4` does not build ("Neither an integer or float type", or no matching `__shfl`). The fix shuffles each
+component and rebuilds the vector: `g.shfl_xor(v, m)` becomes
+`make_float4(g.shfl_xor(v.x, m), g.shfl_xor(v.y, m), g.shfl_xor(v.z, m), g.shfl_xor(v.w, m))`. It is safe when
+the group, the value and the other arguments are plain names, literals, members, elements and arithmetic, which
+may be evaluated once per component; a call or an assignment among them makes the fix unsafe (applied with
+--unsafe-fixes). The value is a variable or parameter the file declares with a vector type (a reference to one,
+or an element `p[i]`, `*p` of a pointer or array of them); a name the file declares with two types is skipped.
+Structs of the project's own are not checked: their shuffles need the same treatment by hand.
+"""
+from migrate.cpp import parse
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+SHUFFLES = {"shfl", "shfl_up", "shfl_down", "shfl_xor"}
+COMPONENTS = ("x", "y", "z", "w")
+BASES = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float",
+         "double")
+VECTOR_TYPES = {f"{base}{n}".encode(): n for base in BASES for n in range(1, 5)}
+CALLS = parse.query("(call_expression function: (field_expression argument: (_) @group field: (field_identifier) @method)"
+                    " arguments: (argument_list) @args) @call")
+# expressions that may be evaluated once per component
+PLAIN = {"identifier", "number_literal", "field_expression", "subscript_expression", "pointer_expression",
+         "parenthesized_expression", "binary_expression", "qualified_identifier", "field_identifier", "true", "false",
+         "subscript_argument_list", "template_function", "template_argument_list", "type_descriptor",
+         "primitive_type", "type_identifier", "namespace_identifier"}
+K = "__device__ float4 f(cg::thread_block_tile<32> g, float4 v, int m) {\n  return g.shfl_xor(v, m);\n}\n"
+
+
+class TileShuffleOfVector(CppRule):
+    code = "CPP012"
+    severity = Severity.ERROR
+    examples = [
+        Invalid(K, fixed=K.replace("g.shfl_xor(v, m)", "make_float4(g.shfl_xor(v.x, m), g.shfl_xor(v.y, m), "
+                                   "g.shfl_xor(v.z, m), g.shfl_xor(v.w, m))"), line=2,
+                message="HIP's cooperative groups shuffle only integer and floating-point values, not float4: "
+                        "shuffle each component"),
+        Invalid("__global__ void k(int2* p, int i) {\n  auto t = cg::tiled_partition<16>(cg::this_thread_block());\n"
+                "  p[i] = t.shfl_down(p[i], 1);\n}\n",
+                fixed="__global__ void k(int2* p, int i) {\n  auto t = cg::tiled_partition<16>(cg::this_thread_block());\n"
+                      "  p[i] = make_int2(t.shfl_down(p[i].x, 1), t.shfl_down(p[i].y, 1));\n}\n", line=3),
+        # a reference parameter, and a pointer read through *q
+        Invalid("__device__ void r(cg::coalesced_group g, const double2& a, double2* q) { *q = g.shfl(*q, 0) + a.x; }",
+                fixed="__device__ void r(cg::coalesced_group g, const double2& a, double2* q) "
+                      "{ *q = make_double2(g.shfl((*q).x, 0), g.shfl((*q).y, 0)) + a.x; }"),
+        # a call among the repeated parts: the fix would call it once per component, so it is unsafe
+        Invalid("__device__ uint4 u(cg::thread_block_tile<32> g, uint4 v) { return g.shfl(v, lane()); }",
+                fixed="__device__ uint4 u(cg::thread_block_tile<32> g, uint4 v) { return g.shfl(v, lane()); }"),
+        Valid("__device__ float f(cg::thread_block_tile<32> g, float4 v, int m) { return g.shfl_xor(v.x, m); }"),
+        Valid("__device__ float4* f(cg::thread_block_tile<32> g, float4* p) { return g.shfl(p, 0); }"),
+        Valid("__device__ int f(cg::thread_block_tile<32> g, int v) { return g.shfl_xor(v, 1); }"),
+        # `v` is a float4 in one function and an int in another: which one this is, is not known
+        Valid("__device__ int f(cg::thread_block_tile<32> g, int v) { return g.shfl_xor(v, 1); }\n"
+              "__device__ float4 h(float4 v) { return v; }\n"),
+    ]
+
+    def check(self, ctx):
+        if b"shfl" not in ctx.data:
+            return
+        if not any(name in ctx.data for name in (b"char", b"short", b"int", b"long", b"float", b"double")):
+            return
+        types: dict[bytes, set[tuple[bytes, tuple[str, ...]]]] = {}  # every type each name is declared with
+        for node, type_text, shape in parse.declarations(ctx.tree.root_node, None):
+            types.setdefault(node.text, set()).add((type_text, shape))
+        for m in parse.matches(CALLS, ctx.tree.root_node):
+            if m["method"][0].text.decode() not in SHUFFLES:
+                continue
+            args = [c for c in m["args"][0].named_children if c.type != "comment"]
+            vector = _vector_type(args[0], types) if args else None
+            if vector is None:
+                continue
+            yield self._finding(ctx, m["call"][0], m["group"][0], m["method"][0], args, vector)
+
+    def _finding(self, ctx, call, group, method, args, vector: bytes):
+        name = vector.decode()
+        value, rest = _text(ctx, args[0]), [_text(ctx, a) for a in args[1:]]
+        if args[0].type not in ("identifier", "subscript_expression", "field_expression"):
+            value = f"({value})"
+        shuffles = [f"{_text(ctx, group)}.{_text(ctx, method)}({', '.join([f'{value}.{c}', *rest])})"
+                    for c in COMPONENTS[:VECTOR_TYPES[vector]]]
+        fixed = f"make_{name}({', '.join(shuffles)})"
+        plain = all(_plain(n) for n in (group, *args))
+        return self.finding(ctx, call.start_byte, call.end_byte,
+                            f"HIP's cooperative groups shuffle only integer and floating-point values, not {name}: "
+                            "shuffle each component", edits=[Edit(call.start_byte, call.end_byte, fixed)],
+                            title=f"Shuffle each component of the {name}",
+                            applicability=None if plain else Applicability.UNSAFE)
+
+
+def _text(ctx, node) -> str:
+    return ctx.text(node.start_byte, node.end_byte)
+
+
+def _vector_type(arg, types) -> bytes | None:
+    """The vector type of `arg` when it is a declared vector value, an element of a pointer or array of them,
+    or a reference to one; None otherwise (or when the name is declared with other types too)."""
+    base = parse.element_base(arg)
+    if base is None or base.type != "identifier" or len(types.get(base.text, ())) != 1:
+        return None
+    (type_text, shape), = types[base.text]
+    if type_text not in VECTOR_TYPES:
+        return None
+    depth = _depth(arg)
+    value_shape = tuple(s for s in shape if s != "reference_declarator")
+    if len(value_shape) != depth or any(s not in ("pointer_declarator", "array_declarator") for s in value_shape):
+        return None
+    return type_text
+
+
+def _depth(node) -> int:
+    """How many `[i]` and `*` `node` reads through to its base."""
+    depth = 0
+    while node is not None and node.type in ("subscript_expression", "pointer_expression", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+            continue
+        if node.type == "pointer_expression" and node.children[0].type != "*":
+            return -1  # `&v`: an address, not a value
+        depth += 1
+        node = node.child_by_field_name("argument")
+    return depth
+
+
+def _plain(node) -> bool:
+    """No call, assignment or increment anywhere in `node`."""
+    return node.type in PLAIN and all(_plain(c) for c in node.named_children)

@@ -7,8 +7,10 @@ comments, strings or disabled text in a macro body are left alone.
 A header row may say from which HIP release its header exists (`since`) and which one to include before
 (`older`): `<cuda_bf16.h>` is `<hip/hip_bf16.h>` from HIP 5.7 and `<hip/hip_bfloat16.h>` for an older
 `--hip-version`. A header newer than the target with no older counterpart is still renamed, with a warning.
+An include that becomes a header the file already includes in the same conditional branch is removed
+(`<nvtx3/nvToolsExt.h>` and `<nvtx3/nvToolsExtCudaRt.h>` are both `<roctracer/roctx.h>`).
 """
-from migrate.cpp.includes import includes
+from migrate.cpp.includes import branch, includes
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -28,6 +30,10 @@ class CudaHeaderInclude(CppRule):
         Invalid("#include <cuda_bf16.h>\n__nv_bfloat16 x;\n", fixed="#include <hip/hip_bfloat16.h>\nhip_bfloat16 x;\n",
                 message="<cuda_bf16.h> is <hip/hip_bfloat16.h> in HIP before 5.7 (target 5.2); <hip/hip_bf16.h> "
                         "from 5.7", options=OLD),
+        Invalid("#include <nvtx3/nvToolsExt.h>\n#include <nvtx3/nvToolsExtCudaRt.h>\n#include <cuda_runtime.h>\n",
+                fixed="#include <roctracer/roctx.h>\n#include <hip/hip_runtime.h>\n"),
+        Invalid("#ifdef V3\n#include <nvtx3/nvToolsExt.h>\n#else\n#include <nvToolsExt.h>\n#endif\n",
+                fixed="#ifdef V3\n#include <roctracer/roctx.h>\n#else\n#include <roctracer/roctx.h>\n#endif\n"),
         Valid("#include <stdio.h>\n"),
         Valid("// #include <cuda_runtime.h>\nint x;\n"),
         Valid("#include <hip/hip_runtime.h>\n"),
@@ -36,9 +42,11 @@ class CudaHeaderInclude(CppRule):
 
     def check(self, ctx):
         headers = ctx.packs.headers
+        written: dict[str, list[int]] = {}  # HIP header -> offsets of the includes that now name it
         for m, name in includes(ctx):
             header = headers.get(name)
             if header is None:
+                written.setdefault(name, []).append(m.start())
                 continue
             if not header.hip:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is not needed with HIP",
@@ -46,6 +54,13 @@ class CudaHeaderInclude(CppRule):
                                    family=header.family)
                 continue
             new = header.hip_for(ctx.target_tuple)
+            earlier = written.setdefault(new, [])
+            earlier.append(m.start())
+            if len(earlier) > 1 and branch(ctx.data, m.start()) in {branch(ctx.data, e) for e in earlier[:-1]}:
+                yield self.finding(ctx, m.start(), m.end(), f"<{name}> is <{new}> in HIP, which the file already "
+                                   "includes: removed", edits=[Edit(m.start(), m.end(), "")],
+                                   title="Remove the include", family=header.family)
+                continue
             severity = None
             if new != header.hip:
                 message = (f"<{name}> is <{new}> in HIP before {header.since} (target {ctx.target}); "

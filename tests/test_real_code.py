@@ -202,3 +202,51 @@ def test_meta_group_rank_is_reported_for_hip_5_2_where_it_does_not_build(tmp_pat
     unit = tmp_path / "meta.hip"
     unit.write_text(got.data.decode())
     assert "meta_group_rank" in hipcc_compile(hipcc, unit, [], tmp_path).stderr
+
+
+LLMC = """\
+#include <cuda_runtime.h>
+__global__ void residual(float4* out, const float4* a, const float4* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float4 x = __ldcs(a + i), y = __ldcs(b + i);
+    __stcs(out + i, make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w));
+}
+void overlap(cudaStream_t compute, cudaStream_t copy, cudaGraph_t graph) {
+    cudaEvent_t done;
+    cudaEventCreate(&done, cudaEventDisableTiming);
+    cudaEventRecord(done, compute);
+    cudaStreamWaitEvent(copy, done);
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, graph, 0);
+}
+"""
+
+LLMC_HIP = """\
+#include <hip/hip_runtime.h>
+__global__ void residual(float4* out, const float4* a, const float4* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float4 x = *(a + i), y = *(b + i);
+    *(out + i) = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+}
+void overlap(hipStream_t compute, hipStream_t copy, hipGraph_t graph) {
+    hipEvent_t done;
+    hipEventCreateWithFlags(&done, hipEventDisableTiming);
+    hipEventRecord(done, compute);
+    hipStreamWaitEvent(copy, done, 0);
+    hipGraphExec_t exec;
+    hipGraphInstantiateWithFlags(&exec, graph, 0);
+}
+"""
+
+
+def test_llm_c_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc):
+    """Found by migrating karpathy/llm.c: cache-streaming loads and stores on float4 (CPP014), CUDA's C++
+    overload cudaEventCreate(&e, flags), cudaStreamWaitEvent without flags and CUDA 12's three-argument
+    cudaGraphInstantiate (CPP015). Each of them did not build for HIP 5.2 when only renamed."""
+    got = migrate("llmc.cu", LLMC)
+    assert got.data.decode() == LLMC_HIP
+    assert sorted((f.code, f.span.line) for f in got.findings if f.code in ("CPP014", "CPP015")) == [
+        ("CPP014", 5), ("CPP014", 5), ("CPP014", 6), ("CPP015", 10), ("CPP015", 12), ("CPP015", 14)]
+    assert_builds(hipcc, tmp_path / "llmc.hip", got.data.decode())

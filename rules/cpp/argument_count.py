@@ -1,0 +1,146 @@
+"""A call whose argument count the renamed HIP function does not take in the target release.
+
+Renaming keeps the arguments, but some HIP functions take other counts than CUDA's: HIP 5.2 and 5.7 give
+`hipStreamWaitEvent` no default for its flags (CUDA's `cudaStreamWaitEvent(s, e)` does not build), CUDA's C++
+overload `cudaEventCreate(&e, flags)` is `cudaEventCreateWithFlags`, CUDA 12's `cudaGraphInstantiate(&exec,
+graph, flags)` is HIP's `hipGraphInstantiateWithFlags` (HIP's `hipGraphInstantiate` keeps CUDA 11's five
+arguments), and before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument.
+rules/data/arity.toml lists each renamed function whose counts differ, per HIP release inspected (5.2, 5.7,
+6.4), generated from the prototypes in the CUDA and HIP headers by scripts/gen_arity.py; the release read is
+the newest inspected at or below the target. Where CUDA's missing trailing arguments have defaults, the fix
+writes them (HIP's names for CUDA's: `0`, `hipMemcpyHostToDevice`); the overloads get the function they stand
+for; the rest are reported.
+"""
+import re
+import tomllib
+from functools import lru_cache
+
+from migrate.cpp.calls import arguments, call_of
+from migrate.model import Edit, Severity
+from migrate.packs import rules_root, version_tuple
+from migrate.rule import CppRule, Invalid, Valid
+
+OLD = (("hip_version", "5.2"),)
+NEW = (("hip_version", "6.4"),)
+# CUDA's C++ overloads and newer signatures that another HIP function takes: (name, argument count) -> (what
+# to add to HIP's name, arguments to append).
+OVERLOADS = {
+    ("cudaEventCreate", 2): ("WithFlags", ()),
+    ("cudaGraphInstantiate", 3): ("WithFlags", ()),
+    ("cudaGraphInstantiate", 2): ("WithFlags", ("0",)),
+}
+HINTS = {
+    "cusparseSpSV_solve": "pass the external buffer given to hipsparseSpSV_analysis as the last argument",
+    "cusparseSpSM_solve": "pass the external buffer given to hipsparseSpSM_analysis as the last argument",
+    "cudaGraphAddDependencies": "HIP has no edge data: drop that argument",
+    "cudaGraphRemoveDependencies": "HIP has no edge data: drop that argument",
+    "cudaGraphGetEdges": "HIP has no edge data: drop that argument",
+    "cudaGraphNodeGetDependencies": "HIP has no edge data: drop that argument",
+    "cudaGraphNodeGetDependentNodes": "HIP has no edge data: drop that argument",
+}
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+@lru_cache(maxsize=1)
+def arity_table() -> dict:
+    return tomllib.loads((rules_root() / "data" / "arity.toml").read_text(encoding="utf-8"))["functions"]
+
+
+def span_for(row: dict, target: tuple[int, int]) -> tuple[str, list[int]] | None:
+    """(release, [fewest, most]) of the newest inspected release at or below `target`, else of the oldest."""
+    releases = sorted(row["releases"].items(), key=lambda r: version_tuple(r[0]))
+    if not releases:
+        return None
+    below = [r for r in releases if version_tuple(r[0]) <= target]
+    return below[-1] if below else releases[0]
+
+
+def takes(span: list[int], n: int) -> bool:
+    return span[0] <= n and (span[1] == -1 or n <= span[1])
+
+
+def counted(n: int) -> str:
+    return f"{n} argument{'s' if n != 1 else ''}"
+
+
+class ArgumentCount(CppRule):
+    code = "CPP015"
+    severity = Severity.WARNING
+    examples = [
+        Invalid("void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e); }",
+                fixed="void f(hipStream_t s, hipEvent_t e) { hipStreamWaitEvent(s, e, 0); }", line=1, options=OLD,
+                message="hipStreamWaitEvent takes 3 arguments in HIP 5.2, not 2: CUDA's defaults written (0)"),
+        Invalid("void f(cudaEvent_t* e) { cudaEventCreate(e, cudaEventDisableTiming); }",
+                fixed="void f(hipEvent_t* e) { hipEventCreateWithFlags(e, hipEventDisableTiming); }", options=OLD,
+                message="cudaEventCreate with 2 arguments is CUDA's C++ overload for hipEventCreateWithFlags"),
+        Invalid("void f(cudaGraphExec_t* x, cudaGraph_t g) { cudaGraphInstantiate(x, g); }",
+                fixed="void f(hipGraphExec_t* x, hipGraph_t g) { hipGraphInstantiateWithFlags(x, g, 0); }",
+                options=NEW),
+        Invalid("void f(const int* src) { cudaMemcpyToSymbolAsync(table, src, 64); }",
+                fixed="void f(const int* src) { hipMemcpyToSymbolAsync(table, src, 64, 0, hipMemcpyHostToDevice); }",
+                options=OLD),
+        Invalid("void f(cusparseSpSVDescr_t d) {\n  cusparseSpSV_solve(h, op, &one, A, x, y, t, alg, d);\n}\n",
+                fixed="void f(hipsparseSpSVDescr_t d) {\n  hipsparseSpSV_solve(h, op, &one, A, x, y, t, alg, d);\n}\n",
+                line=2, options=OLD,
+                message="hipsparseSpSV_solve takes 10 arguments in HIP 5.2, not 9: pass the external buffer given "
+                        "to hipsparseSpSV_analysis as the last argument"),
+        Valid("void f(hipStream_t s, hipEvent_t e) { cudaStreamWaitEvent(s, e, 0); }", options=OLD),
+        Valid("void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e); }", options=NEW),
+        Valid("void f(cudaEvent_t* e) { cudaEventCreate(e); }", options=OLD),
+    ]
+
+    def check(self, ctx):
+        table = arity_table()
+        for token in ctx.code_tokens():
+            row = table.get(token.name)
+            call = call_of(token) if row is not None else None
+            if call is None:
+                continue
+            args = arguments(call)
+            found = span_for(row, ctx.target_tuple)
+            if found is None or takes(found[1], len(args)):
+                continue
+            yield self._finding(ctx, token, call, args, row, *found)
+
+    def _finding(self, ctx, token, call, args, row: dict, release: str, span: list[int]):
+        n, base = len(args), token.base
+        start, end = base + call.start_byte, base + call.end_byte
+        hip = row["hip"]
+        overload = OVERLOADS.get((token.name, n))
+        if overload is not None:
+            suffix, extra = overload
+            edits = [Edit(token.end, token.end, suffix), *_append(args, base, extra)]
+            return self.finding(ctx, start, end, f"{token.name} with {counted(n)} is CUDA's C++ overload for "
+                                f"{hip}{suffix}", edits=edits, title=f"Call {hip}{suffix}")
+        said = f"{hip} takes {_counts(span)} in HIP {release}, not {n}"
+        defaults = row["defaults"]
+        first_default = row["cuda"][1] - len(defaults) if row["cuda"][1] != -1 else n
+        if n < span[0] and n >= first_default and span[1] != -1 and span[0] <= row["cuda"][1]:
+            extra = [_hip_text(ctx, d) for d in defaults[n - first_default:span[0] - first_default]]
+            return self.finding(ctx, start, end, f"{said}: CUDA's defaults written ({', '.join(extra)})",
+                                edits=_append(args, base, extra), title="Write CUDA's default arguments")
+        hint = HINTS.get(token.name, "see HIP's prototype")
+        return self.finding(ctx, start, end, f"{said}: {hint}")
+
+
+def _counts(span: list[int]) -> str:
+    if span[1] == -1:
+        return f"{span[0]} or more arguments"
+    if span[0] == span[1]:
+        return counted(span[0])
+    return f"{span[0]} to {span[1]} arguments"
+
+
+def _append(args, base: int, extra) -> list[Edit]:
+    if not extra or not args:
+        return []
+    at = base + args[-1].end_byte
+    return [Edit(at, at, "".join(f", {e}" for e in extra))]
+
+
+def _hip_text(ctx, text: str) -> str:
+    """CUDA's default argument text with HIP's names (`cudaMemcpyHostToDevice` -> `hipMemcpyHostToDevice`)."""
+    def rename(m):
+        mapping = ctx.packs.names.get(m.group())
+        return ctx.hip_name(mapping) if mapping is not None else m.group()
+    return IDENTIFIER.sub(rename, text)

@@ -17,7 +17,7 @@ VERSION = re.compile(r"^\d+\.\d+$")
 IDENT = re.compile(r"^[A-Za-z_]\w*$")
 ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int}
 HEADER_KEYS = {"hip": str, "since": str, "older": str}
-PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str}
+PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str, "inspected": list}
 
 
 class PackError(Exception):
@@ -36,6 +36,9 @@ class Mapping:
     older_drop_arg: int = -1
     # `since` is the oldest release of the family's HIP library that was inspected: the name may be older
     since_is_floor: bool = False
+    # the newest release inspected before `since` (which lacks the name): the name came after it, at `since` or
+    # in a release between them that was not inspected; "" when not known
+    lacking: str = ""
 
     @property
     def since_key(self) -> tuple[int, int]:
@@ -133,6 +136,8 @@ def _load_one(path: Path) -> tuple[dict, dict, dict, dict]:
         raise PackError(f"{path}: [pack] code must look like MAP001")
     if "inspected_from" in head and not VERSION.match(head["inspected_from"]):
         raise PackError(f"{path}: [pack] inspected_from must look like 5.2")
+    if not all(isinstance(r, str) and VERSION.match(r) for r in head.get("inspected", [])):
+        raise PackError(f"{path}: [pack] inspected must list releases like 5.2")
     for name, row in data.get("names", {}).items():
         _check_table(path, f"[names] {name}", row, ROW_KEYS, {"hip", "kind", "since"})
         if not IDENT.match(name) or not IDENT.match(row["hip"]):
@@ -177,9 +182,11 @@ def load_packs(directory: Path) -> Packs:
             if cuda in origin:
                 raise PackError(f"{path}: '{cuda}' is already mapped by {origin[cuda]}")
             origin[cuda] = path
+            since = version_tuple(row["since"])
+            lacking = [r for r in head.get("inspected", []) if version_tuple(r) < since]
             names[cuda] = Mapping(cuda, row["hip"], row["kind"], row["since"], family, code,
                                   row.get("older", ""), row.get("older_drop_arg", -1),
-                                  floor is not None and version_tuple(row["since"]) <= floor)
+                                  floor is not None and since <= floor, max(lacking, key=version_tuple, default=""))
         for cuda, row in unsup.items():
             unsupported[cuda] = Unsupported(cuda, row["kind"], family)
         for cuda, row in heads.items():

@@ -5,12 +5,15 @@ inspected of its library (the pack's `inspected_from`) is never called too new, 
 equivalent is used where one exists (`__shfl_down_sync(mask, v, d)` becomes `__shfl_down(v, d)` before
 HIP 7.0, where the *_sync functions are on by default: the mask goes, as old HIP shuffles always involve
 every active lane). Otherwise the name is
-kept and flagged: the result needs a newer HIP to build.
+kept and flagged: the result needs a newer HIP to build. The releases inspected are a few (5.2, 5.7, 6.4):
+for a target between the last one that lacks the name and the first that has it, the message says that the
+target's own headers decide.
 """
 import re
 
 from migrate.cpp.calls import arguments, call_of, drop_argument
 from migrate.model import Severity
+from migrate.packs import version_tuple
 from migrate.rule import CppRule, Invalid, Valid
 
 FULL_MASK = re.compile(r"^\(?\s*(?:0x[fF]{8}(?:[fF]{8})?[uUlL]*|~0[uUlL]*|-1|~\(?0[uUlL]*\)?|__activemask\(\s*\))\s*\)?$")
@@ -52,7 +55,15 @@ class ApiNewerThanTarget(CppRule):
         Valid("__device__ __nv_bfloat162 g(float2 v) { return __float22bfloat162_rn(v); }", options=NEW),
         Invalid("__device__ __nv_bfloat16 h(__nv_bfloat16_raw r) { return __nv_bfloat16(r); }", options=NEW,
                 fixed="__device__ __hip_bfloat16 h(__hip_bfloat16_raw r) { return __hip_bfloat16(r); }",
-                message="__hip_bfloat16_raw needs HIP 6.4 (target 6.2): build with a newer HIP or pass "
+                message="__hip_bfloat16_raw needs HIP 6.4 (target 6.2): HIP 6.4's headers have it and 5.7's do not; "
+                        "the releases between were not inspected, so check that HIP 6.2 has it, or pass "
+                        "--hip-version 6.4"),
+        # hipSPARSE 6.4 has it and 5.7 does not; 6.0-6.3 were not inspected
+        Invalid("const char* f(cusparseStatus_t s) { return cusparseGetErrorString(s); }",
+                fixed="const char* f(hipsparseStatus_t s) { return hipsparseGetErrorString(s); }",
+                options=(("hip_version", "6.2"),),
+                message="hipsparseGetErrorString needs HIP 6.4 (target 6.2): HIP 6.4's headers have it and 5.7's "
+                        "do not; the releases between were not inspected, so check that HIP 6.2 has it, or pass "
                         "--hip-version 6.4"),
         # code that already names the HIP type: nothing older is put in its place
         Invalid("__device__ __hip_bfloat16 z;", options=OLD,
@@ -72,8 +83,12 @@ class ApiNewerThanTarget(CppRule):
                                    f"{mapping.since}, or use {mapping.older}", family=mapping.family)
                 continue
             if not mapping.older:
-                yield self.finding(ctx, token.start, token.end, f"{need}: build with a newer HIP or pass "
-                                   f"--hip-version {mapping.since}", family=mapping.family)
+                advice = f"build with a newer HIP or pass --hip-version {mapping.since}"
+                if mapping.lacking and version_tuple(mapping.lacking) < ctx.target_tuple:
+                    advice = (f"HIP {mapping.since}'s headers have it and {mapping.lacking}'s do not; the releases "
+                              f"between were not inspected, so check that HIP {ctx.target} has it, or pass "
+                              f"--hip-version {mapping.since}")
+                yield self.finding(ctx, token.start, token.end, f"{need}: {advice}", family=mapping.family)
                 continue
             call = call_of(token)
             if mapping.older_drop_arg < 0 or call is None:

@@ -306,9 +306,12 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
     def inspected_from(fam: str) -> str:
         pkgs = FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))
         return min((s.release for s in sets if s.package in pkgs), key=version_key, default="")
+    def inspected(fam: str) -> list[str]:
+        pkgs = FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))
+        return sorted({s.release for s in sets if s.package in pkgs}, key=version_key)
     for fam, p in packs.items():
         write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"],
-                   sources=sources, legend=legend(fam), inspected_from=inspected_from(fam))
+                   sources=sources, legend=legend(fam), inspected_from=inspected_from(fam), inspected=inspected(fam))
 
     # 8. summary
     print(f"packs written to {out_dir} ({generated})")

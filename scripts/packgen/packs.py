@@ -35,7 +35,8 @@ def toml_row(row: dict) -> str:
 
 
 def write_pack(path: Path, family: str, generated: str, names: dict, unsupported: dict, headers: dict,
-               sources: dict[str, dict[str, str]] | None = None, legend: str = "", inspected_from: str = "") -> None:
+               sources: dict[str, dict[str, str]] | None = None, legend: str = "", inspected_from: str = "",
+               inspected: list[str] | None = None) -> None:
     """Write one pack; `sources` (table -> key -> text) marks rows with a trailing comment saying
     where they come from, and `legend` (a comment at the top) says what the marks mean."""
     code, title = FAMILIES[family]
@@ -57,6 +58,7 @@ def write_pack(path: Path, family: str, generated: str, names: dict, unsupported
         f"code = {toml_str(code)}",
         f"generated = {toml_str(generated)}",
         *([f"inspected_from = {toml_str(inspected_from)}"] if inspected_from else []),
+        *([f"inspected = [{', '.join(toml_str(r) for r in inspected)}]"] if inspected else []),
         "",
         "[names]",
     ]

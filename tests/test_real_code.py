@@ -250,3 +250,19 @@ def test_llm_c_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc):
     assert sorted((f.code, f.span.line) for f in got.findings if f.code in ("CPP014", "CPP015")) == [
         ("CPP014", 5), ("CPP014", 5), ("CPP014", 6), ("CPP015", 10), ("CPP015", 12), ("CPP015", 14)]
     assert_builds(hipcc, tmp_path / "llmc.hip", got.data.decode())
+
+
+SPARSE = """\
+#include <cusparse.h>
+cusparseStatus_t dense(cusparseDnMatDescr_t* mat, float* values) {
+    return cusparseCreateDnMat(mat, 4, 4, 4, values, CUDA_R_32F, CUSPARSE_ORDER_COL);
+}
+"""
+
+
+def test_cusparse_column_order_builds_with_hipsparse_5_3(tmp_path, hipcc):
+    """CUDALibrarySamples' spmm_csr: hipSPARSE before 5.7 names the order HIPSPARSE_ORDER_COLUMN."""
+    got = migrate("sparse.cu", SPARSE)
+    assert got.data.decode() == "#include <hip/hip_runtime.h>\n" + SPARSE.replace("cusparse.h", "hipsparse/hipsparse.h").replace(
+        "cusparse", "hipsparse").replace("CUDA_R_32F", "HIP_R_32F").replace("CUSPARSE_ORDER_COL", "HIPSPARSE_ORDER_COLUMN")
+    assert_builds(hipcc, tmp_path / "sparse.hip", got.data.decode())

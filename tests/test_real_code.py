@@ -266,3 +266,23 @@ def test_cusparse_column_order_builds_with_hipsparse_5_3(tmp_path, hipcc):
     assert got.data.decode() == "#include <hip/hip_runtime.h>\n" + SPARSE.replace("cusparse.h", "hipsparse/hipsparse.h").replace(
         "cusparse", "hipsparse").replace("CUDA_R_32F", "HIP_R_32F").replace("CUSPARSE_ORDER_COL", "HIPSPARSE_ORDER_COLUMN")
     assert_builds(hipcc, tmp_path / "sparse.hip", got.data.decode())
+
+
+BF16_STORES = """\
+#include <cuda_bf16.h>
+__global__ void scale(__nv_bfloat16* out, const float* in, float s) {
+    __nv_bfloat16 zero = 0.f;
+    out[threadIdx.x] = in[threadIdx.x] * s;
+    out[threadIdx.x + blockDim.x] = zero;
+}
+"""
+
+
+def test_floats_stored_into_bfloat16_build_for_hip_5_2(tmp_path, hipcc):
+    """llm.c stores floats into __nv_bfloat16 with `=`; HIP 5.2's hip_bfloat16 converts only explicitly (CPP016)."""
+    got = migrate("bf16.cu", BF16_STORES)
+    assert got.data.decode() == "#include <hip/hip_runtime.h>\n" + BF16_STORES.replace("cuda_bf16.h", "hip/hip_bfloat16.h").replace(
+        "__nv_bfloat16", "hip_bfloat16").replace("= 0.f", "= hip_bfloat16(0.f)").replace(
+        "= in[threadIdx.x] * s", "= hip_bfloat16(in[threadIdx.x] * s)")
+    assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP016"] == [("CPP016", 3), ("CPP016", 4)]
+    assert_builds(hipcc, tmp_path / "bf16.hip", got.data.decode())

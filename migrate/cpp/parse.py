@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import re
 import threading
 from typing import Iterator, NamedTuple
 
@@ -202,7 +203,8 @@ def directive_condition(node: tree_sitter.Node) -> tree_sitter.Node | None:
 
 def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]]:
     """(line, column) of the first `limit` ERROR or MISSING nodes, 1-based. A missing newline at the end of
-    a last-line #define is not an error worth reporting."""
+    a last-line #define is not an error worth reporting, nor a missing `;` after a macro call written as a
+    statement (`CHECK(cudaFree(p))`: the macro brings its own braces, as the code compiled with nvcc)."""
     found: list[tuple[int, int]] = []
     if not tree.root_node.has_error:
         return found
@@ -210,7 +212,8 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]
     cursor = tree.walk()
     while len(found) < limit:
         node = cursor.node
-        if node.is_error or (node.is_missing and not (node.start_byte >= end and node.type.startswith("preproc"))):
+        if node.is_error or (node.is_missing and not (node.start_byte >= end and node.type.startswith("preproc"))
+                             and not _macro_statement(node)):
             # An ERROR node often wraps good code too: its first stray token is where parsing went wrong.
             stray = next((c for c in node.children if not c.is_named), node) if node.is_error else node
             found.append((stray.start_point[0] + 1, stray.start_point[1] + 1))
@@ -220,6 +223,19 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[tuple[int, int]
             if not cursor.goto_parent():
                 return found
     return found
+
+
+MACRO_NAME = re.compile(rb"[A-Z_][A-Z0-9_]*$")
+
+
+def _macro_statement(missing: tree_sitter.Node) -> bool:
+    """A MISSING `;` that ends a statement made of one call of an all-caps name (a macro, by convention)."""
+    parent = missing.parent
+    if missing.type != ";" or parent is None or parent.type != "expression_statement":
+        return False
+    call = parent.named_children[0] if parent.named_children else None
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    return callee is not None and callee.type == "identifier" and MACRO_NAME.match(callee.text) is not None
 
 
 def in_device_function(node: tree_sitter.Node) -> bool:

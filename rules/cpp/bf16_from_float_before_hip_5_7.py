@@ -19,9 +19,7 @@ NEW = (("hip_version", "6.2"),)
 BF16_TYPES = {b"__nv_bfloat16", b"nv_bfloat16"}
 STORES = parse.query("[(assignment_expression left: (_) @target right: (_) @value)"
                      " (init_declarator declarator: (identifier) @target value: (_) @value)]")
-MAKERS = ("__float2bfloat16", "__double2bfloat16", "__int2bfloat16", "__uint2bfloat16", "__short2bfloat16",
-          "__ushort2bfloat16", "__ll2bfloat16", "__ull2bfloat16", "__hadd", "__hsub", "__hmul", "__hdiv", "__hneg",
-          "__hfma", "__habs", "__hmax", "__hmin")
+MAKERS = ("__hadd", "__hsub", "__hmul", "__hdiv", "__hneg", "__hfma", "__habs", "__hmax", "__hmin")
 K = "__global__ void k(__nv_bfloat16* out, float v) {\n  __nv_bfloat16 z = 0.f;\n  out[threadIdx.x] = v * 2;\n  z += v;\n}\n"
 
 
@@ -36,7 +34,8 @@ class Bf16FromFloatBeforeHip57(CppRule):
         Valid(K, options=NEW),
         Valid("__global__ void k(__nv_bfloat16* out, __nv_bfloat16 a, float v) {\n  out[0] = a;\n"
               "  out[1] = __float2bfloat16(v);\n  out[2] = (__nv_bfloat16)v;\n  __nv_bfloat16 w(v), q{v};\n"
-              "  float f = v;\n}\n", options=OLD),
+              "  float f = v;\n  out[3] = __nv_bfloat16(v);\n  out[4] = static_cast<__nv_bfloat16>(v);\n}\n",
+              options=OLD),
         Valid("__global__ void k(__nv_bfloat16** rows, float v) { rows[0] = nullptr; }", options=OLD),
         Invalid("__device__ void f(__nv_bfloat16* p, double d) { *p = (float)d; }",
                 fixed="__device__ void f(hip_bfloat16* p, double d) { *p = hip_bfloat16((float)d); }", options=OLD),
@@ -89,5 +88,7 @@ def _already_bf16(value, shapes) -> bool:
         return kind is not None and kind.text in BF16_TYPES
     if value.type == "call_expression":
         callee = value.child_by_field_name("function")
-        return callee is not None and callee.text.decode("utf-8", "replace").startswith(MAKERS)
+        text = callee.text.decode("utf-8", "replace") if callee is not None else ""
+        # __float2bfloat16(v), __nv_bfloat16(v), static_cast<__nv_bfloat16>(v), __hmul(a, b)
+        return "bfloat16" in text or text.startswith(MAKERS)
     return _is_bf16_value(value, shapes)

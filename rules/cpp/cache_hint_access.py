@@ -48,7 +48,7 @@ class CacheHintAccess(CppRule):
     ]
 
     def check(self, ctx):
-        if b"__ld" not in ctx.data and b"__st" not in ctx.data:
+        if not any(stem in ctx.data for stem in (b"__ldc", b"__ldlu", b"__stc", b"__stw")):
             return
         for m in CALLS.finditer(ctx.data):
             name = m.group(1).decode()

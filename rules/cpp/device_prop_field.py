@@ -8,6 +8,7 @@ scripts/gen_device_prop.py. A field is checked where the object is a variable or
 a `cudaDeviceProp` (or `hipDeviceProp_t`), its pointer or an array of them. Reported, not fixed: the value has
 to come from somewhere else (hipDeviceGetAttribute, a constant for AMD) or the target HIP raised.
 """
+import re
 import tomllib
 from functools import lru_cache
 
@@ -17,9 +18,15 @@ from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
 
 TYPES = {b"cudaDeviceProp", b"hipDeviceProp_t"}
-FIELDS = parse.query("(field_expression argument: (_) @object field: (field_identifier) @field)")
 OLD = (("hip_version", "5.2"),)
 NEW = (("hip_version", "6.4"),)
+
+
+@lru_cache(maxsize=1)
+def field_pattern() -> re.Pattern[bytes]:
+    """`.field` or `->field` for each field the table lists."""
+    names = "|".join(sorted(missing_fields()[0]))
+    return re.compile(rf"(?:\.|->)\s*({names})\b".encode())
 
 
 @lru_cache(maxsize=1)
@@ -52,13 +59,18 @@ class DevicePropField(CppRule):
         if b"DeviceProp" not in ctx.data:
             return
         fields, newest = missing_fields()
-        props = parse.declared_names(ctx.tree.root_node, TYPES)
-        if not props:
+        reads = [m for m in field_pattern().finditer(ctx.data)]  # the text first: most files read no such field
+        if not reads:
             return
-        for m in parse.matches(FIELDS, ctx.tree.root_node):
-            field, obj = m["field"][0], parse.element_base(m["object"][0])  # p, props[i], *pp
+        props = parse.declared_names(ctx.tree.root_node, TYPES)
+        for m in reads:
+            field = ctx.node_at(m.start(1), m.end(1))
+            parent = field.parent
+            if field.type != "field_identifier" or parent is None or parent.type != "field_expression":
+                continue
+            obj = parse.element_base(parent.child_by_field_name("argument"))  # p, props[i], *pp
             name = field.text.decode()
-            if name not in fields or obj is None or obj.type != "identifier" or obj.text not in props:
+            if obj is None or obj.type != "identifier" or obj.text not in props:
                 continue
             since = fields[name]
             if since and version_tuple(since) <= ctx.target_tuple:

@@ -11,11 +11,14 @@ may be evaluated once per component; a call or an assignment among them makes th
 or an element `p[i]`, `*p` of a pointer or array of them); a name the file declares with two types is skipped.
 Structs of the project's own are not checked: their shuffles need the same treatment by hand.
 """
+import re
+
 from migrate.cpp import parse
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 SHUFFLES = {"shfl", "shfl_up", "shfl_down", "shfl_xor"}
+MEMBER_SHUFFLE = re.compile(rb"(?:\.|->)\s*shfl(?:_up|_down|_xor)?\s*\(")
 COMPONENTS = ("x", "y", "z", "w")
 BASES = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float",
          "double")
@@ -58,7 +61,7 @@ class TileShuffleOfVector(CppRule):
     ]
 
     def check(self, ctx):
-        if b"shfl" not in ctx.data:
+        if MEMBER_SHUFFLE.search(ctx.data) is None:
             return
         if not any(name in ctx.data for name in (b"char", b"short", b"int", b"long", b"float", b"double")):
             return

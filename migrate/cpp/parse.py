@@ -231,9 +231,16 @@ MACRO_NAME = re.compile(rb"[A-Z_][A-Z0-9_]*$")
 def _macro_statement(missing: tree_sitter.Node) -> bool:
     """A MISSING `;` that ends a statement made of one call of an all-caps name (a macro, by convention)."""
     parent = missing.parent
-    if missing.type != ";" or parent is None or parent.type != "expression_statement":
+    if missing.type != ";" or parent is None:
         return False
-    call = parent.named_children[0] if parent.named_children else None
+    first = parent.named_children[0] if parent.named_children else None
+    if parent.type == "declaration" and first is not None and first.type == "type_identifier":
+        # `CHECK( cudaMemcpy(a, b, n, kind) )` read as a declaration of a parenthesized name
+        rest = [c for c in parent.named_children[1:] if c.type != "comment"]
+        return MACRO_NAME.match(first.text) is not None and [c.type for c in rest] == ["parenthesized_declarator"]
+    if parent.type != "expression_statement":
+        return False
+    call = first
     callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
     return callee is not None and callee.type == "identifier" and MACRO_NAME.match(callee.text) is not None
 

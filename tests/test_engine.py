@@ -83,7 +83,7 @@ def test_macro_calls_written_without_a_semicolon_are_not_parse_problems():
     reports a missing `;`, which is not worth an INP001; a plain call without one still is. (As the last
     statement of a block such a call makes tree-sitter misread the whole function, and INP001 stays.)"""
     source = (b"void f(float* x, cusparseHandle_t h) {\n  CUDA_CHECK(cudaFree(x))\n  CUSPARSE_CHECK(cusparseDestroy(h))\n"
-              b"  CHECK_CUDA( cudaMemcpy(x, x, 4,\n                         cudaMemcpyHostToDevice) )\n  x = 0;\n}\n")
+              b"  CHECK_CUDA( cudaMemcpy(x, x, 4,\n                         cudaMemcpyHostToDevice) )\n  float y = 0;\n}\n")
     out = translate("t.cu", source, Options(), default_packs(), "6.2", RULES)
     assert out.data == source.replace(b"cudaFree", b"hipFree").replace(b"cusparse", b"hipsparse") \
         .replace(b"cudaMemcpy", b"hipMemcpy").replace(b"void f", b"#include <hip/hip_runtime.h>\nvoid f")

@@ -42,8 +42,14 @@ IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 @lru_cache(maxsize=1)
-def arity_table() -> dict:
-    return tomllib.loads((rules_root() / "data" / "arity.toml").read_text(encoding="utf-8"))["functions"]
+def arity_table() -> dict[str, dict]:
+    """CUDA name -> row, and HIP name -> (CUDA name, row): the hipify-perl engine's output, and code that
+    is already HIP, call the HIP name."""
+    rows = tomllib.loads((rules_root() / "data" / "arity.toml").read_text(encoding="utf-8"))["functions"]
+    table = {name: (name, row) for name, row in rows.items()}
+    for name, row in rows.items():
+        table.setdefault(row["hip"], (name, row))
+    return table
 
 
 def span_for(row: dict, target: tuple[int, int]) -> tuple[str, list[int]] | None:
@@ -85,6 +91,10 @@ class ArgumentCount(CppRule):
                 message="hipsparseSpSV_solve takes 10 arguments in HIP 5.2, not 9: pass the external buffer given "
                         "to hipsparseSpSV_analysis as the last argument"),
         Valid("void f(hipStream_t s, hipEvent_t e) { cudaStreamWaitEvent(s, e, 0); }", options=OLD),
+        # the HIP names, as the hipify-perl engine writes them
+        Invalid("void f(hipStream_t s, hipEvent_t* e) { hipEventCreate(e, 0); hipStreamWaitEvent(s, *e); }",
+                fixed="void f(hipStream_t s, hipEvent_t* e) { hipEventCreateWithFlags(e, 0); hipStreamWaitEvent(s, *e, 0); }",
+                options=OLD),
         Valid("void f(cudaStream_t s, cudaEvent_t e) { cudaStreamWaitEvent(s, e); }", options=NEW),
         Valid("void f(cudaEvent_t* e) { cudaEventCreate(e); }", options=OLD),
     ]
@@ -92,25 +102,25 @@ class ArgumentCount(CppRule):
     def check(self, ctx):
         table = arity_table()
         for token in ctx.code_tokens():
-            row = table.get(token.name)
-            call = call_of(token) if row is not None else None
+            entry = table.get(token.name)
+            call = call_of(token) if entry is not None else None
             if call is None:
                 continue
             args = arguments(call)
-            found = span_for(row, ctx.target_tuple)
+            found = span_for(entry[1], ctx.target_tuple)
             if found is None or takes(found[1], len(args)):
                 continue
-            yield self._finding(ctx, token, call, args, row, *found)
+            yield self._finding(ctx, token, call, args, *entry, *found)
 
-    def _finding(self, ctx, token, call, args, row: dict, release: str, span: list[int]):
+    def _finding(self, ctx, token, call, args, cuda: str, row: dict, release: str, span: list[int]):
         n, base = len(args), token.base
         start, end = base + call.start_byte, base + call.end_byte
         hip = row["hip"]
-        overload = OVERLOADS.get((token.name, n))
+        overload = OVERLOADS.get((cuda, n))
         if overload is not None:
             suffix, extra = overload
             edits = [Edit(token.end, token.end, suffix), *_append(args, base, extra)]
-            return self.finding(ctx, start, end, f"{token.name} with {counted(n)} is CUDA's C++ overload for "
+            return self.finding(ctx, start, end, f"{cuda} with {counted(n)} is CUDA's C++ overload for "
                                 f"{hip}{suffix}", edits=edits, title=f"Call {hip}{suffix}")
         said = f"{hip} takes {_counts(span)} in HIP {release}, not {n}"
         defaults = row["defaults"]
@@ -119,7 +129,7 @@ class ArgumentCount(CppRule):
             extra = [_hip_text(ctx, d) for d in defaults[n - first_default:span[0] - first_default]]
             return self.finding(ctx, start, end, f"{said}: CUDA's defaults written ({', '.join(extra)})",
                                 edits=_append(args, base, extra), title="Write CUDA's default arguments")
-        hint = HINTS.get(token.name, "see HIP's prototype")
+        hint = HINTS.get(cuda, "see HIP's prototype")
         return self.finding(ctx, start, end, f"{said}: {hint}")
 
 

@@ -46,3 +46,20 @@ def git_repo(root: Path, files: dict[str, bytes | str]) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
     return root
+
+
+def load_script(monkeypatch, name: str):
+    """scripts/NAME.py as a module (the generators are scripts, not package modules); they import their
+    helpers (packgen) from their own folder."""
+    import importlib.util
+    import sys
+
+    from migrate.packs import rules_root
+
+    scripts = rules_root().parent / "scripts"
+    monkeypatch.syspath_prepend(str(scripts))
+    spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module

@@ -1,25 +1,14 @@
 """rules/data/arity.toml (made by scripts/gen_arity.py from the CUDA and HIP prototypes), which CPP015 reads."""
-import importlib.util
-import sys
 import tomllib
 from pathlib import Path
 
 from migrate.packs import rules_root
+from tests.helpers import load_script
 
-SCRIPTS = rules_root().parent / "scripts"
-
-
-def load_script(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("gen_arity", SCRIPTS / "gen_arity.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "gen_arity", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_prototypes_defaults_overloads_and_aliases(monkeypatch):
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_arity")
     cuda = gen.Headers(
         "extern __host__ cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,"
         " unsigned int flags __dv(0));\n"
@@ -52,7 +41,7 @@ def test_prototypes_defaults_overloads_and_aliases(monkeypatch):
 
 def test_the_installed_hip_agrees_with_the_data(monkeypatch, hipcc):
     """Each row's HIP 5.2 counts are what the installed HIP's headers (5.2 here) declare."""
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_arity")
     rows = tomllib.loads((rules_root() / "data" / "arity.toml").read_text())["functions"]
     installed = gen.Headers(gen.header_text([Path("/usr/include/hip")]))
     checked = 0

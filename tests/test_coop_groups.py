@@ -1,24 +1,13 @@
 """rules/data/coop_groups.toml (made by scripts/gen_coop_groups.py from HIP's headers), which CPP013 reads."""
-import importlib.util
-import sys
 import tomllib
 
 from migrate.packs import rules_root
+from tests.helpers import load_script
 
-SCRIPTS = rules_root().parent / "scripts"
-
-
-def load_script(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("gen_coop_groups", SCRIPTS / "gen_coop_groups.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "gen_coop_groups", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_script_lists_what_each_release_lacks(monkeypatch):
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_coop_groups")
     old = "class tile { unsigned size() const; void sync(); };\ntile tiled_partition(const tile& g, unsigned n);"
     new = old + "\nunsigned meta_group_rank() const { return rank; }"
     monkeypatch.setattr(gen, "MEMBERS", ["size", "meta_group_rank", "num_threads"])
@@ -35,7 +24,7 @@ def test_the_script_lists_what_each_release_lacks(monkeypatch):
 def test_the_installed_hip_agrees_with_the_data(monkeypatch, hipcc):
     """Against /usr/include/hip (HIP 5.2 here): what the data says 5.2 lacks is not in its headers, and every
     member and function it does not list is."""
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_coop_groups")
     data = tomllib.loads((rules_root() / "data" / "coop_groups.toml").read_text())
     installed = gen.cg_text(gen.Path("/usr/include"))
     release = tuple(int(x) for x in gen.release_of(gen.Path("/usr/include")).split("."))

@@ -1,29 +1,18 @@
 """rules/data/device_prop.toml (made by scripts/gen_device_prop.py from the headers) and rule CPP011, which reads it."""
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 from migrate.cpp.engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs, rules_root
 from migrate.registry import default_registry
+from tests.helpers import load_script
 
-SCRIPTS = rules_root().parent / "scripts"
 INSTALLED_API = Path("/usr/include/hip/hip_runtime_api.h")
 
 
-def load_script(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPTS))  # it imports gen_packs from its own folder
-    spec = importlib.util.spec_from_file_location("gen_device_prop", SCRIPTS / "gen_device_prop.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "gen_device_prop", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_script_lists_what_each_release_lacks(tmp_path, monkeypatch):
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_device_prop")
     cuda = tmp_path / "driver_types.h"
     cuda.write_text("struct __device_builtin__ cudaDeviceProp\n{\n    char name[256]; /**< name */\n"
                     "    int deviceOverlap;\n    int mpsEnabled; // MPS\n    int warpSize;\n    int reserved[61];\n}\n")
@@ -40,7 +29,7 @@ def test_the_script_lists_what_each_release_lacks(tmp_path, monkeypatch):
 def test_the_installed_hip_agrees_with_the_data(monkeypatch, hipcc):
     """Against /usr/include/hip (HIP 5.2 here): a field the data calls missing before 5.2's successors is not in
     the installed hipDeviceProp_t, and one it does not list is there."""
-    gen = load_script(monkeypatch)
+    gen = load_script(monkeypatch, "gen_device_prop")
     import tomllib
 
     data = tomllib.loads((rules_root() / "data" / "device_prop.toml").read_text())

@@ -34,6 +34,9 @@ class CudaHeaderInclude(CppRule):
                 fixed="#include <roctracer/roctx.h>\n#include <hip/hip_runtime.h>\n"),
         Invalid("#ifdef V3\n#include <nvtx3/nvToolsExt.h>\n#else\n#include <nvToolsExt.h>\n#endif\n",
                 fixed="#ifdef V3\n#include <roctracer/roctx.h>\n#else\n#include <roctracer/roctx.h>\n#endif\n"),
+        # nvcc's built-in variables: hipcc declares them itself
+        Invalid('#include <cuda_runtime.h>\n#include "device_launch_parameters.h"\n',
+                fixed="#include <hip/hip_runtime.h>\n", message="<device_launch_parameters.h> is not needed with HIP"),
         Valid("#include <stdio.h>\n"),
         Valid("// #include <cuda_runtime.h>\nint x;\n"),
         Valid("#include <hip/hip_runtime.h>\n"),

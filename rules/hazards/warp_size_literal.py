@@ -24,7 +24,8 @@ from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 UNSAFE = (("unsafe_fixes", True),)
-WARP_NAME = re.compile(r"(?i)^(?:k_?)?(?:warp_?size|warp_?threads|threads_?per_?warp|warp_?sz|warp_?width)$")
+# a project prefix is allowed: PyTorch's C10_WARP_SIZE, CUDA_WARP_SIZE
+WARP_NAME = re.compile(r"(?i)^(?:[a-z0-9]+_)?(?:k_?)?(?:warp_?size|warp_?threads|threads_?per_?warp|warp_?sz|warp_?width)$")
 MAYBE = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl|blockDim")
 IN_MACRO = re.compile(rb"threadIdx|lane|warp|WARP|Warp|__shfl|blockDim|LANE|TID")
 WARP_COUNT = re.compile(rb"\bblockDim\b")
@@ -76,6 +77,7 @@ class WarpSizeLiteral(CppRule):
                 message="WARP_SIZE defined as 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use "
                         "warpSize (a run-time value in recent HIP: arrays sized with it need a per-architecture "
                         "constant)"),
+        Invalid("#define C10_WARP_SIZE 32\n", fixed="#define C10_WARP_SIZE warpSize\n", options=UNSAFE),
         Invalid("constexpr int kWarpSize = 32;\n",
                 message="kWarpSize = 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize "
                         "(a run-time value in recent HIP: a compile-time constant needs a per-architecture value)"),

@@ -286,3 +286,13 @@ def test_floats_stored_into_bfloat16_build_for_hip_5_2(tmp_path, hipcc):
         "= in[threadIdx.x] * s", "= hip_bfloat16(in[threadIdx.x] * s)")
     assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP016"] == [("CPP016", 3), ("CPP016", 4)]
     assert_builds(hipcc, tmp_path / "bf16.hip", got.data.decode())
+
+
+def test_grid_constant_and_device_launch_parameters_build_for_amd(tmp_path, hipcc):
+    """NVIDIA's LargeKernelParameter (__grid_constant__, CPP017) and device_launch_parameters.h (CPP001)."""
+    source = ('#include <cuda_runtime.h>\n#include "device_launch_parameters.h"\nstruct Params { int v[256]; };\n'
+              "__global__ void k(__grid_constant__ const Params p, int* o) { o[threadIdx.x] = p.v[threadIdx.x]; }\n")
+    got = migrate("params.cu", source)
+    assert got.data.decode() == ("#include <hip/hip_runtime.h>\nstruct Params { int v[256]; };\n"
+                                 "__global__ void k(const Params p, int* o) { o[threadIdx.x] = p.v[threadIdx.x]; }\n")
+    assert_builds(hipcc, tmp_path / "params.hip", got.data.decode())

@@ -188,6 +188,15 @@ CUDA_ONLY_MACROS = frozenset({"CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER_MA
 CALLBACK_MACROS = frozenset({"CUDART_CB", "CUDA_CB"})
 
 
+def defined_or_tested(node: tree_sitter.Node) -> bool:
+    """The name of a `#define`, or in the condition of an `#if`/`#ifdef` (`defined(...)` included)."""
+    parent = node.parent
+    if parent is not None and parent.type in ("preproc_def", "preproc_function_def") \
+            and parent.child_by_field_name("name") == node:
+        return True
+    return directive_condition(node) is not None
+
+
 def directive_condition(node: tree_sitter.Node) -> tree_sitter.Node | None:
     """The condition (or #ifdef name) of the #if/#elif/#ifdef that `node` sits in, or None (code, a #define)."""
     child, parent = node, node.parent

@@ -34,17 +34,8 @@ class CallbackConventionMacro(CppRule):
             return
         for m in MACROS.finditer(ctx.data):
             context, node, base = ctx.locate(m.start(1), m.end(1))
-            if context not in (Context.CODE, Context.MACRO) or _defined_or_tested(node):
+            if context not in (Context.CODE, Context.MACRO) or parse.defined_or_tested(node):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{m.group(1).decode()} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",
                                edits=[Edit(m.start(), m.end(), "")], title=f"Remove {m.group(1).decode()}")
-
-
-def _defined_or_tested(node) -> bool:
-    """The name of a `#define`, or in the condition of an `#if`/`#ifdef` (`defined(...)` included)."""
-    parent = node.parent
-    if parent is not None and parent.type in ("preproc_def", "preproc_function_def") \
-            and parent.child_by_field_name("name") == node:
-        return True
-    return parse.directive_condition(node) is not None

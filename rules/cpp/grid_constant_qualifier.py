@@ -1,0 +1,41 @@
+"""`__grid_constant__` on a kernel parameter: removed.
+
+CUDA 11.7's `__grid_constant__` marks a `const` kernel parameter whose address may be taken without the
+compiler copying it to local memory. No HIP release (5.2 to 6.4) defines it, so a migrated kernel does not build
+("unknown type name '__grid_constant__'"; NVIDIA's LargeKernelParameter sample). On AMD, kernel arguments are
+already read from a read-only argument buffer, so the parameter keeps its meaning without it: the qualifier
+goes, with the blanks after it. A project's own `#define __grid_constant__` and `#if` tests of it stay.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.cpp.parse import Context
+from migrate.model import Edit
+from migrate.rule import CppRule, Invalid, Valid
+
+QUALIFIER = re.compile(rb"\b__grid_constant__\b[ \t]*")
+
+
+class GridConstantQualifier(CppRule):
+    code = "CPP017"
+    examples = [
+        Invalid("struct Big { int v[1000]; };\n__global__ void k(__grid_constant__ const Big b, int* o) { o[0] = b.v[0]; }\n",
+                fixed="struct Big { int v[1000]; };\n__global__ void k(const Big b, int* o) { o[0] = b.v[0]; }\n",
+                line=2, message="__grid_constant__ is not defined by HIP; AMD kernels read their arguments from a "
+                                "read-only buffer already: removed"),
+        Invalid("#define PARAM const __grid_constant__ Params\n", fixed="#define PARAM const Params\n"),
+        Valid("#ifndef __grid_constant__\n#define __grid_constant__\n#endif\n"),
+        Valid('// __grid_constant__ params\nconst char* s = "__grid_constant__";\n'),
+    ]
+
+    def check(self, ctx):
+        if b"__grid_constant__" not in ctx.data:
+            return
+        for m in QUALIFIER.finditer(ctx.data):
+            context, node, _ = ctx.locate(m.start(), m.start() + len(b"__grid_constant__"))
+            if context not in (Context.CODE, Context.MACRO) or parse.defined_or_tested(node):
+                continue
+            yield self.finding(ctx, m.start(), m.start() + len(b"__grid_constant__"),
+                               "__grid_constant__ is not defined by HIP; AMD kernels read their arguments from a "
+                               "read-only buffer already: removed", edits=[Edit(m.start(), m.end(), "")],
+                               title="Remove __grid_constant__")

@@ -10,7 +10,7 @@ hip/hip_cooperative_groups.h uses the runtime without including it (5.2: "use of
 """
 import re
 
-from migrate.cpp.includes import includes
+from migrate.cpp.includes import branch, includes
 from migrate.cpp.parse import Context
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
@@ -52,6 +52,15 @@ class MissingHipRuntimeInclude(CppRule):
                 message="<hip/hip_cooperative_groups.h> needs the HIP runtime included before it"),
         Valid("#include <cuda_runtime.h>\n__global__ void k() {}\n"),
         Valid("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n__global__ void k() {}\n"),
+        # the first include is one hipcc skips: the runtime goes before the first one always compiled
+        Invalid("#ifndef H_\n#define H_\n#if !defined(__CUDACC__)\n#include <math.h>\n#endif\n#include <stdio.h>\n"
+                "__device__ float twice(float x) { return 2.0f * x; }\n#endif\n",
+                fixed="#ifndef H_\n#define H_\n#if !defined(__HIPCC__)\n#include <math.h>\n#endif\n"
+                      "#include <hip/hip_runtime.h>\n#include <stdio.h>\n__device__ float twice(float x) { return 2.0f * x; }\n#endif\n"),
+        Invalid("#ifndef H_\n#define H_\n#if !defined(__CUDACC__)\n#include <math.h>\n#endif\n"
+                "__device__ float twice(float x) { return 2.0f * x; }\n#endif\n",
+                fixed="#ifndef H_\n#define H_\n#include <hip/hip_runtime.h>\n#if !defined(__HIPCC__)\n#include <math.h>\n"
+                      "#endif\n__device__ float twice(float x) { return 2.0f * x; }\n#endif\n"),
         Valid("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
         Valid("// a comment about __global__ functions\nint main() { return 0; }\n"),
         Valid('const char* s = "__device__";\n'),
@@ -71,6 +80,9 @@ class MissingHipRuntimeInclude(CppRule):
             return
         if not needs_runtime(ctx):
             return
-        at = order[0][0].start() if order else GUARD.match(ctx.data).end()
+        # before the first include that is always compiled (not one inside an #if after the guard), else after the guard
+        after_guard = GUARD.match(ctx.data).end()
+        top = branch(ctx.data, after_guard)
+        at = next((m.start() for m, _ in order if branch(ctx.data, m.start()) == top), after_guard)
         yield self.finding(ctx, at, at, "device code or HIP runtime calls without a HIP runtime include",
                            edits=[Edit(at, at, line)], title="Include <hip/hip_runtime.h>")

@@ -26,9 +26,11 @@ SPECIAL_REGISTERS: dict[str, str] = {
     "lanemask_ge": "~__lanemask_lt()",
     "clock": "clock64()",
     "clock64": "clock64()",
-    "globaltimer": "wall_clock64()",
-    "globaltimer_lo": "wall_clock64()",
-    "globaltimer_hi": "wall_clock64()",
+    # %globaltimer counts nanoseconds; wall_clock64() counts ticks of a constant clock whose rate, in kHz, is
+    # hipDeviceAttributeWallClockRate
+    "globaltimer": "wall_clock64(), ticks: ns = ticks * 1e6 / hipDeviceAttributeWallClockRate",
+    "globaltimer_lo": "wall_clock64(), ticks: ns = ticks * 1e6 / hipDeviceAttributeWallClockRate",
+    "globaltimer_hi": "wall_clock64(), ticks: ns = ticks * 1e6 / hipDeviceAttributeWallClockRate",
     "tid": "threadIdx",
     "ntid": "blockDim",
     "ctaid": "blockIdx",

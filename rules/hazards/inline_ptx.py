@@ -3,7 +3,7 @@
 PTX is NVIDIA's virtual ISA: hipcc compiles for AMD GCN/CDNA and cannot assemble it, so every such
 statement fails to build (or, guarded out, silently loses its effect). The finding lists the PTX
 opcodes and special registers the string uses and, where HIP has one, the builtin to use instead
-(`%laneid` → `__lane_id()`, `ld.global.nc` → `__ldg()`, `%globaltimer` → `wall_clock64()`,
+(`%laneid` → `__lane_id()`, `ld.global.nc` → `__ldg()`, `%globaltimer` → `wall_clock64()` (ticks of the wall clock, not nanoseconds),
 `mma.sync`/`wmma` → rocWMMA; `cp.async` has no counterpart). The table lives in `migrate/cpp/ptx.py`.
 
 Only the exact lane-id idiom `asm("mov.u32 %0, %%laneid;" : "=r"(x));` is fixed, to
@@ -45,7 +45,7 @@ class InlinePtx(CppRule):
         Invalid('__device__ long long t() { long long g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); '
                 'return g; }',
                 message="inline PTX does not compile for AMD GPUs: it uses mov.u64, %globaltimer "
-                        "(%globaltimer → wall_clock64())"),
+                        "(%globaltimer → wall_clock64(), ticks: ns = ticks * 1e6 / hipDeviceAttributeWallClockRate)"),
         Invalid('#define LANE_ID(r) asm volatile("mov.u32 %0, %%laneid;" : "=r"(r))\n', line=1,
                 message="inline PTX does not compile for AMD GPUs: it uses mov.u32, %laneid (%laneid → __lane_id())"),
         Valid("__device__ unsigned lane() { return __lane_id(); }"),

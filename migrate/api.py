@@ -47,7 +47,7 @@ def analyse(source: Path, options: Options, progress_factory: Callable | None = 
     engine = engine_info(options)
     target = target_version(options)
     inventory = scan.collect(source, options)
-    options = replace(options, project_macros=inventory.project_macros)
+    options = replace(options, project_names=inventory.project_names)
     progress = progress_factory(len(inventory.cpp) + len(inventory.by_rules)) if progress_factory else None
     result = rewrite.rewrite(inventory, options, target, engine, progress)
     return inventory, result

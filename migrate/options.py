@@ -16,4 +16,4 @@ class Options:
     jobs: int = 1
     max_file_size: int = 64 * 1024 * 1024
     offload_arch: tuple[str, ...] = ("gfx90a", "gfx940")  # AMD targets written into build files
-    project_macros: frozenset[str] = field(default_factory=frozenset)  # #define'd anywhere in the project
+    project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers

@@ -123,6 +123,17 @@ def test_scan_counts_by_family_and_reports_unsupported(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_types_the_project_declares_in_its_headers_are_not_reported_as_cuda_api(tmp_path):
+    """how-to-optim-algorithm-in-cuda declares `struct cuHalfComplex` in a header: its 37 uses in another file
+    were reported as CUDA API with no HIP counterpart (CPP006). A name declared nowhere still is."""
+    src = write_tree(tmp_path / "src", {
+        "complex.cuh": "#pragma once\nstruct cuHalfComplex { float r, i; };\ntypedef int cuIndex;\n",
+        "gemv.cu": '#include "complex.cuh"\n__global__ void k(cuHalfComplex* v, cuIndex n) { cuUnknownThing(v); }\n'})
+    code, doc = cli_json("scan", str(src), "--hip-version", "6.2")
+    assert [(f["path"], f["line"], f["message"].split(" ")[0]) for f in doc["findings"] if f["code"] == "CPP006"] == [
+        ("gemv.cu", 2, "cuUnknownThing")]
+
+
 def test_text_output_prints_line_numbers_and_paths_as_they_are(tmp_path):
     """rich reads `:100:` as an emoji code and `[i]` as markup unless told not to: `k.cu:100:8` printed as `k.cu💯8`."""
     body = "// line\n" * 99 + "static cusolver_int_t n = 0;\n" + "// line\n" * 1133 + "cusolver_int_t m;\n"

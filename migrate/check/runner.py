@@ -126,7 +126,7 @@ def gather(settings: Settings, cwd: Path) -> tuple[list[SourceFile], frozenset[s
             raise UsageError(f"{given}: no such file or folder")
         if given.is_dir():
             inventory = scan.collect(given, options)
-            macros |= inventory.project_macros
+            macros |= inventory.project_names
             roots_done.add(given.resolve())
             prefix = display(given, cwd)
             prefix = "" if prefix == "." else prefix + "/"
@@ -149,7 +149,7 @@ def gather(settings: Settings, cwd: Path) -> tuple[list[SourceFile], frozenset[s
         root = tops[folder]
         if root not in roots_done:
             roots_done.add(root)
-            macros |= scan.collect(root, options).project_macros
+            macros |= scan.collect(root, options).project_names
         rel = display(given, cwd)
         files[rel] = SourceFile(rel, given, kind)
     return [files[k] for k in sorted(files)], frozenset(macros)
@@ -239,7 +239,7 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
 
         files = [f for f in files if changes.touched(top_rel(f))]
     options = Options(hip_version=target, unsafe_fixes=settings.unsafe_fixes, exclude=settings.exclude,
-                      project_macros=macros, jobs=settings.jobs)
+                      project_names=macros, jobs=settings.jobs)
     salt = json.dumps([target, settings.unsafe_fixes, options.launch_syntax, options.translate_comments,
                        options.portable, list(options.offload_arch), options.max_file_size, sorted(macros)])
     cache = Cache(folder, content_digest(salt.encode())) if settings.cache else None

@@ -120,7 +120,7 @@ class CppContext(FileContext):
     @cached_property
     def defined_macros(self) -> frozenset[str]:
         names = {m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(self.data)}
-        return frozenset(names) | self.options.project_macros
+        return frozenset(names) | self.options.project_names
 
     # --- versions --------------------------------------------------------------------------------
     def too_new(self, mapping: Mapping) -> bool:

@@ -24,6 +24,9 @@ RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", 
 SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+# a type the project's headers declare: `struct cuHalfComplex {`, `typedef ... cuHalfComplex;`, `using cuX = ...`
+TYPE_DECL = re.compile(rb"\b(?:struct|class|union|enum)[ \t]+(?:__align__\(\w+\)[ \t]+)?([A-Za-z_]\w*)[ \t\r\n]*[{:]"
+                       rb"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)[ \t]*;|\busing[ \t]+([A-Za-z_]\w*)[ \t]*=")
 
 
 class UsageError(Exception):
@@ -53,7 +56,7 @@ class Inventory:
     root: Path
     single: bool  # the source was one file, not a folder
     files: tuple[SourceFile, ...]
-    project_macros: frozenset[str]
+    project_names: frozenset[str]  # what the headers #define or declare as types: CPP006 leaves them alone
 
     @property
     def cpp(self) -> list[SourceFile]:
@@ -202,7 +205,10 @@ def collect(source: Path, options: Options) -> Inventory:
         if kind == "cpp" and rel.endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")):
             try:
                 with open(path, "rb") as fh:
-                    macros.update(m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(fh.read()))
+                    text = fh.read()
+                macros.update(m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(text))
+                macros.update(next(g for g in m.groups() if g).decode("ascii", "replace")
+                              for m in TYPE_DECL.finditer(text))
             except OSError:
                 pass
     return Inventory(source, False, tuple(files), frozenset(macros))

@@ -10,7 +10,7 @@ bfloat16 (such a variable, a cast or a `__float2bfloat16*` call) is left alone. 
 or a function argument makes (llm.c's `Packed128<floatX>::constant(0.f)`) are not seen: CPP005 says, once per
 file, that hip_bfloat16 converts only explicitly.
 """
-from migrate.cpp import parse
+from migrate.cpp import parse, typed
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -45,15 +45,13 @@ class Bf16FromFloatBeforeHip57(CppRule):
         bf16 = ctx.packs.names.get("__nv_bfloat16")
         if bf16 is None or not bf16.older or not ctx.too_new(bf16) or b"bfloat16" not in ctx.data:
             return
-        shapes: dict[bytes, set[tuple[str, ...]]] = {}
-        for node, _, shape in parse.declarations(ctx.tree.root_node, BF16_TYPES):
-            shapes.setdefault(node.text, set()).add(tuple(s for s in shape if s != "reference_declarator"))
-        if not shapes:
+        names = typed.declared(ctx)
+        if not any(t in BF16_TYPES for entries in names.values() for t, _ in entries):
             return
         name = bf16.older
         for m in parse.matches(STORES, ctx.tree.root_node):
             target, value = m["target"][0], m["value"][0]
-            if not _is_bf16_value(target, shapes) or _already_bf16(value, shapes):
+            if typed.value_type(target, names) not in BF16_TYPES or _already_bf16(value, names):
                 continue
             text = value.text.decode("utf-8", "replace")
             yield self.finding(ctx, value.start_byte, value.end_byte,
@@ -63,24 +61,7 @@ class Bf16FromFloatBeforeHip57(CppRule):
                                       Edit(value.end_byte, value.end_byte, ")")], title=f"Convert with {name}(...)")
 
 
-def _depth(node) -> int:
-    depth = 0
-    while node.type in ("subscript_expression", "pointer_expression"):
-        depth += 1
-        node = node.child_by_field_name("argument")
-    return depth
-
-
-def _is_bf16_value(node, shapes) -> bool:
-    """A bfloat16 variable, or an element of a pointer or array of them, that the file declares one way only."""
-    base = parse.element_base(node)
-    if base is None or base.type != "identifier" or len(shapes.get(base.text, ())) != 1:
-        return False
-    (shape,) = shapes[base.text]
-    return len(shape) == _depth(node) and all(s in ("pointer_declarator", "array_declarator") for s in shape)
-
-
-def _already_bf16(value, shapes) -> bool:
+def _already_bf16(value, names) -> bool:
     if value.type in ("initializer_list", "argument_list"):
         return True
     if value.type == "cast_expression":
@@ -91,4 +72,4 @@ def _already_bf16(value, shapes) -> bool:
         text = callee.text.decode("utf-8", "replace") if callee is not None else ""
         # __float2bfloat16(v), __nv_bfloat16(v), static_cast<__nv_bfloat16>(v), __hmul(a, b)
         return "bfloat16" in text or text.startswith(MAKERS)
-    return _is_bf16_value(value, shapes)
+    return typed.value_type(value, names) in BF16_TYPES

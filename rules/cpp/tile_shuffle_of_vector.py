@@ -13,7 +13,7 @@ Structs of the project's own are not checked: their shuffles need the same treat
 """
 import re
 
-from migrate.cpp import parse
+from migrate.cpp import parse, typed
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -65,15 +65,13 @@ class TileShuffleOfVector(CppRule):
             return
         if not any(name in ctx.data for name in (b"char", b"short", b"int", b"long", b"float", b"double")):
             return
-        types: dict[bytes, set[tuple[bytes, tuple[str, ...]]]] = {}  # every type each name is declared with
-        for node, type_text, shape in parse.declarations(ctx.tree.root_node, None):
-            types.setdefault(node.text, set()).add((type_text, shape))
+        names = typed.declared(ctx)
         for m in parse.matches(CALLS, ctx.tree.root_node):
             if m["method"][0].text.decode() not in SHUFFLES:
                 continue
             args = [c for c in m["args"][0].named_children if c.type != "comment"]
-            vector = _vector_type(args[0], types) if args else None
-            if vector is None:
+            vector = typed.value_type(args[0], names) if args else None
+            if vector not in VECTOR_TYPES:
                 continue
             yield self._finding(ctx, m["call"][0], m["group"][0], m["method"][0], args, vector)
 
@@ -95,36 +93,6 @@ class TileShuffleOfVector(CppRule):
 
 def _text(ctx, node) -> str:
     return ctx.text(node.start_byte, node.end_byte)
-
-
-def _vector_type(arg, types) -> bytes | None:
-    """The vector type of `arg` when it is a declared vector value, an element of a pointer or array of them,
-    or a reference to one; None otherwise (or when the name is declared with other types too)."""
-    base = parse.element_base(arg)
-    if base is None or base.type != "identifier" or len(types.get(base.text, ())) != 1:
-        return None
-    (type_text, shape), = types[base.text]
-    if type_text not in VECTOR_TYPES:
-        return None
-    depth = _depth(arg)
-    value_shape = tuple(s for s in shape if s != "reference_declarator")
-    if len(value_shape) != depth or any(s not in ("pointer_declarator", "array_declarator") for s in value_shape):
-        return None
-    return type_text
-
-
-def _depth(node) -> int:
-    """How many `[i]` and `*` `node` reads through to its base."""
-    depth = 0
-    while node is not None and node.type in ("subscript_expression", "pointer_expression", "parenthesized_expression"):
-        if node.type == "parenthesized_expression":
-            node = node.named_children[0] if node.named_children else None
-            continue
-        if node.type == "pointer_expression" and node.children[0].type != "*":
-            return -1  # `&v`: an address, not a value
-        depth += 1
-        node = node.child_by_field_name("argument")
-    return depth
 
 
 def _plain(node) -> bool:

@@ -296,3 +296,24 @@ def test_grid_constant_and_device_launch_parameters_build_for_amd(tmp_path, hipc
     assert got.data.decode() == ("#include <hip/hip_runtime.h>\nstruct Params { int v[256]; };\n"
                                  "__global__ void k(const Params p, int* o) { o[threadIdx.x] = p.v[threadIdx.x]; }\n")
     assert_builds(hipcc, tmp_path / "params.hip", got.data.decode())
+
+
+HALF = """\
+#include <cuda_fp16.h>
+__global__ void reduce(__half* out, const __half* in) {
+    __half h = in[threadIdx.x];
+    for (int d = 16; d > 0; d /= 2) h += __shfl_down_sync(0xffffffff, h, d);
+    if (threadIdx.x % 32 == 0) atomicAdd(out, h);
+}
+"""
+
+
+def test_half_shuffles_and_atomics_are_reported_and_the_suggested_shuffle_builds(tmp_path, hipcc):
+    """how-to-optim-algorithm-in-cuda's half kernels: HIP 5.2 has no __half shuffles, no HIP has atomicAdd on
+    __half (CPP018). The shuffle CPP018 suggests builds with HIP 5.2."""
+    got = migrate("half.cu", HALF)
+    assert [(f.code, f.span.line, f.message.split(":")[0]) for f in got.findings if f.code == "CPP018"] == [
+        ("CPP018", 4, "__shfl_down_sync on __half"), ("CPP018", 5, "atomicAdd on __half")]
+    suggested = got.data.decode().replace("__shfl_down(h, d)", "__ushort_as_half((unsigned short)__shfl_down("
+                                          "(int)__half_as_ushort(h), d))").replace("atomicAdd(out, h)", "*out = h")
+    assert_builds(hipcc, tmp_path / "half.hip", suggested)

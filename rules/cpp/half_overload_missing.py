@@ -1,0 +1,80 @@
+"""An atomic or a warp shuffle on `__half`/`__half2` values that the target HIP has no overload for.
+
+CUDA overloads `atomicAdd` for `__half*` and `__half2*` (cuda_fp16.h) and the warp shuffles for `__half` and
+`__half2`. No HIP release inspected (5.2, 5.7, 6.4) has `atomicAdd` for either: HIP 6.4 has
+`unsafeAtomicAdd(__half2*, __half2)` (hardware packed atomics, no fine-grained memory), and a compare-and-swap
+loop on the 32-bit word works everywhere. HIP 5.2 has no `__half` shuffles (5.7 adds `__shfl`, `__shfl_up`,
+`__shfl_down` and `__shfl_xor` for both types), so `__shfl_down(h, 16)` is ambiguous there: shuffle the bits,
+`__ushort_as_half((unsigned short)__shfl_down((int)__half_as_ushort(h), 16))`. Neither builds, and the renaming
+cannot see it; both are reported. The value or pointer is one the file declares with a half type (found in
+how-to-optim-algorithm-in-cuda's atomic and gemv kernels).
+"""
+import re
+
+from migrate.cpp import typed
+from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.parse import Context, Token
+from migrate.model import Severity
+from migrate.packs import version_tuple
+from migrate.rule import CppRule, Invalid, Valid
+
+HALF_TYPES = {b"__half", b"half", b"__half2", b"half2"}
+SHUFFLES = {"__shfl": 0, "__shfl_up": 0, "__shfl_down": 0, "__shfl_xor": 0,
+            "__shfl_sync": 1, "__shfl_up_sync": 1, "__shfl_down_sync": 1, "__shfl_xor_sync": 1}
+SHUFFLE_SINCE = "5.7"
+CALLS = re.compile(rb"(?<![\w$])(atomicAdd|__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+OLD = (("hip_version", "5.2"),)
+NEW = (("hip_version", "5.7"),)
+
+
+class HalfOverloadMissing(CppRule):
+    code = "CPP018"
+    severity = Severity.ERROR
+    fixable = False
+    examples = [
+        Invalid("__global__ void k(__half* out, __half v) { atomicAdd(&out[threadIdx.x % 4], v); }", line=1,
+                message="atomicAdd on __half: no HIP release inspected (up to 6.4) has it; use a compare-and-swap "
+                        "loop on the 32-bit word (HIP 6.4: unsafeAtomicAdd for __half2)", options=NEW),
+        Invalid("__global__ void k(half2* out, half2 v) { atomicAdd(out + 1, v); }", options=NEW),
+        Invalid("__device__ __half sum(__half h) {\n  for (int d = 16; d > 0; d /= 2) h += __shfl_down(h, d);\n"
+                "  return h;\n}\n", line=2, options=OLD,
+                message="__shfl_down on __half: HIP before 5.7 (target 5.2) has no __half shuffles; shuffle the "
+                        "bits: __ushort_as_half((unsigned short)__shfl_down((int)__half_as_ushort(h), ...))"),
+        Valid("__device__ __half sum(__half h) { return h + __shfl_down(h, 16); }", options=NEW),
+        Valid("__global__ void k(float* out, float v) { atomicAdd(out, v); }", options=NEW),
+        Valid("__device__ float sum(float h) { return h + __shfl_down(h, 16); }", options=OLD),
+    ]
+
+    def check(self, ctx):
+        if b"half" not in ctx.data or (b"atomicAdd" not in ctx.data and b"__shfl" not in ctx.data):
+            return
+        names = None
+        old_shuffles = ctx.target_tuple < version_tuple(SHUFFLE_SINCE)
+        for m in CALLS.finditer(ctx.data):
+            name = m.group(1).decode()
+            if name != "atomicAdd" and (name not in SHUFFLES or not old_shuffles):
+                continue
+            token = Token(name, m.start(1), m.end(1), *ctx.locate(m.start(1), m.end(1)))
+            if token.context not in (Context.CODE, Context.MACRO):
+                continue
+            call = call_of(token)
+            args = arguments(call) if call is not None else []
+            if len(args) < 2:
+                continue
+            names = names if names is not None else typed.declared(ctx)
+            start, end = token.base + call.start_byte, token.base + call.end_byte
+            if token.name == "atomicAdd":
+                kind = typed.pointee_type(args[0], names)
+                if kind in HALF_TYPES:
+                    yield self.finding(ctx, start, end, f"atomicAdd on {kind.decode()}: no HIP release inspected (up to "
+                                       "6.4) has it; use a compare-and-swap loop on the 32-bit word (HIP 6.4: "
+                                       "unsafeAtomicAdd for __half2)")
+                continue
+            value = args[SHUFFLES[token.name]]
+            kind = typed.value_type(value, names)
+            if kind in HALF_TYPES:
+                plain = token.name.removesuffix("_sync")
+                yield self.finding(ctx, start, end, f"{token.name} on {kind.decode()}: HIP before {SHUFFLE_SINCE} "
+                                   f"(target {ctx.target}) has no __half shuffles; shuffle the bits: "
+                                   f"__ushort_as_half((unsigned short){plain}((int)__half_as_ushort("
+                                   f"{value.text.decode('utf-8', 'replace')}), ...))")

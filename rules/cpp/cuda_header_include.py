@@ -6,15 +6,21 @@ comments, strings or disabled text in a macro body are left alone.
 
 A header row may say from which HIP release its header exists (`since`) and which one to include before
 (`older`): `<cuda_bf16.h>` is `<hip/hip_bf16.h>` from HIP 5.7 and `<hip/hip_bfloat16.h>` for an older
-`--hip-version`. A header newer than the target with no older counterpart is still renamed, with a warning.
-An include that becomes a header the file already includes in the same conditional branch is removed
+`--hip-version`. A header newer than the target with no older counterpart is still renamed, with a warning,
+unless it holds only constants the file does not use (`<math_constants.h>` in a file with no `CUDART_PI_F`
+and the like: removed). An include that becomes a header the file already includes in the same conditional branch is removed
 (`<nvtx3/nvToolsExt.h>` and `<nvtx3/nvToolsExtCudaRt.h>` are both `<roctracer/roctx.h>`).
 """
+import re
+
 from migrate.cpp.includes import branch, includes
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 OLD, NEW = (("hip_version", "5.2"),), (("hip_version", "6.2"),)
+# Headers of constants only: for a target older than their HIP header, a file that uses none of the constants
+# loses the include instead of getting one that does not exist there.
+CONSTANTS = {"math_constants.h": re.compile(rb"\bCUDART_(?!VERSION\b|CB\b)[A-Z0-9_]+")}
 
 
 class CudaHeaderInclude(CppRule):
@@ -37,6 +43,13 @@ class CudaHeaderInclude(CppRule):
         # nvcc's built-in variables: hipcc declares them itself
         Invalid('#include <cuda_runtime.h>\n#include "device_launch_parameters.h"\n',
                 fixed="#include <hip/hip_runtime.h>\n", message="<device_launch_parameters.h> is not needed with HIP"),
+        # a header of constants the file does not use, for a HIP that lacks it
+        Invalid("#include <math_constants.h>\n#include <cuda_runtime.h>\nfloat half(float x) { return x / 2; }\n",
+                fixed="#include <hip/hip_runtime.h>\nfloat half(float x) { return x / 2; }\n", options=OLD),
+        Invalid("#include <math_constants.h>\nfloat tau() { return 2 * CUDART_PI_F; }\n",
+                fixed="#include <hip/hip_math_constants.h>\nfloat tau() { return 2 * HIP_PI_F; }\n", options=OLD,
+                message="<math_constants.h> is <hip/hip_math_constants.h> in HIP, which needs HIP 5.7 (target 5.2): "
+                        "build with a newer HIP or pass --hip-version 5.7"),
         Valid("#include <stdio.h>\n"),
         Valid("// #include <cuda_runtime.h>\nint x;\n"),
         Valid("#include <hip/hip_runtime.h>\n"),
@@ -69,6 +82,12 @@ class CudaHeaderInclude(CppRule):
                 message = (f"<{name}> is <{new}> in HIP before {header.since} (target {ctx.target}); "
                            f"<{header.hip}> from {header.since}")
             elif header.newer_than(ctx.target_tuple):
+                if name in CONSTANTS and not CONSTANTS[name].search(ctx.data):
+                    yield self.finding(ctx, m.start(), m.end(), f"<{name}> is <{new}> from HIP {header.since} (target "
+                                       f"{ctx.target}), and the file uses none of its constants: removed",
+                                       edits=[Edit(m.start(), m.end(), "")], title="Remove the include",
+                                       family=header.family)
+                    continue
                 message = (f"<{name}> is <{new}> in HIP, which needs HIP {header.since} (target {ctx.target}): "
                            f"build with a newer HIP or pass --hip-version {header.since}")
                 severity = Severity.WARNING

@@ -317,3 +317,15 @@ def test_half_shuffles_and_atomics_are_reported_and_the_suggested_shuffle_builds
     suggested = got.data.decode().replace("__shfl_down(h, d)", "__ushort_as_half((unsigned short)__shfl_down("
                                           "(int)__half_as_ushort(h), d))").replace("atomicAdd(out, h)", "*out = h")
     assert_builds(hipcc, tmp_path / "half.hip", suggested)
+
+
+def test_bfloat16_through_cublas_builds_with_hipblas(tmp_path, hipcc):
+    """llm.c's dev/cuda/common.h uses __nv_bfloat16 with only <cublas_v2.h> included (CUDA's cublas_api.h brings
+    cuda_bf16.h; hipBLAS's header does not): CPP019 includes the HIP header."""
+    source = ("#include <cuda_runtime.h>\n#include <cublas_v2.h>\ntypedef __nv_bfloat16 floatX;\n"
+              "__global__ void k(floatX* p, float v) { p[threadIdx.x] = (floatX)v; }\n")
+    got = migrate("common.cu", source)
+    assert got.data.decode() == ("#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n#include <hip/hip_bfloat16.h>\n"
+                                 "typedef hip_bfloat16 floatX;\n"
+                                 "__global__ void k(floatX* p, float v) { p[threadIdx.x] = (floatX)v; }\n")
+    assert_builds(hipcc, tmp_path / "common.hip", got.data.decode())

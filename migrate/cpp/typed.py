@@ -12,14 +12,16 @@ Declared = dict[bytes, set[tuple[bytes, tuple[str, ...]]]]  # name -> {(type, de
 INDIRECT = ("pointer_declarator", "array_declarator")
 
 
-def declared(ctx) -> Declared:
-    """Every type and shape each name of the file is declared with (references looked through), once a file."""
+def declared(ctx, types: frozenset[bytes] | None = None) -> Declared:
+    """Every type and shape each name of the file is declared with (references looked through), once a file;
+    with `types`, only the declarations of those types (faster, but a name also declared with another type
+    then looks known)."""
     def build(c) -> Declared:
         out: Declared = {}
-        for node, type_text, shape in parse.declarations(c.tree.root_node, None):
+        for node, type_text, shape in parse.declarations(c.tree.root_node, types):
             out.setdefault(node.text, set()).add((type_text, tuple(s for s in shape if s != "reference_declarator")))
         return out
-    return ctx.once("typed-declared", build)
+    return ctx.once(("typed-declared", types), build)
 
 
 def _reads(node: tree_sitter.Node) -> int:

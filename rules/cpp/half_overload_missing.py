@@ -18,11 +18,15 @@ from migrate.model import Severity
 from migrate.packs import version_tuple
 from migrate.rule import CppRule, Invalid, Valid
 
-HALF_TYPES = {b"__half", b"half", b"__half2", b"half2"}
+HALF_TYPES = frozenset({b"__half", b"half", b"__half2", b"half2"})
+HALF_TYPE = re.compile(rb"(?<![\w$])(?:__half2?|half2?)(?![\w$])")
+# names written right after a half type (`__half* out`, `const half2 v`): the cheap test before the tree's
+HALF_DECLARED = re.compile(rb"half2?(?![\w$])[\s*&]*(?:const\b[\s*&]*)?(?:__restrict__[\s*&]*)?([A-Za-z_]\w*)")
 SHUFFLES = {"__shfl": 0, "__shfl_up": 0, "__shfl_down": 0, "__shfl_xor": 0,
             "__shfl_sync": 1, "__shfl_up_sync": 1, "__shfl_down_sync": 1, "__shfl_xor_sync": 1}
 SHUFFLE_SINCE = "5.7"
-CALLS = re.compile(rb"(?<![\w$])(atomicAdd|__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+IDENT = re.compile(rb"[A-Za-z_]\w*")
+CALLS = re.compile(rb"(atomicAdd|__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")  # the character before is checked
 OLD = (("hip_version", "5.2"),)
 NEW = (("hip_version", "5.7"),)
 
@@ -46,22 +50,30 @@ class HalfOverloadMissing(CppRule):
     ]
 
     def check(self, ctx):
-        if b"half" not in ctx.data or (b"atomicAdd" not in ctx.data and b"__shfl" not in ctx.data):
-            return
-        names = None
         old_shuffles = ctx.target_tuple < version_tuple(SHUFFLE_SINCE)
+        if b"atomicAdd" not in ctx.data and (not old_shuffles or b"__shfl" not in ctx.data):
+            return
+        if not HALF_TYPE.search(ctx.data):
+            return
+        names = written = None
         for m in CALLS.finditer(ctx.data):
             name = m.group(1).decode()
             if name != "atomicAdd" and (name not in SHUFFLES or not old_shuffles):
+                continue
+            if m.start() and (ctx.data[m.start() - 1:m.start()].isalnum() or ctx.data[m.start() - 1] in b"_$"):
                 continue
             token = Token(name, m.start(1), m.end(1), *ctx.locate(m.start(1), m.end(1)))
             if token.context not in (Context.CODE, Context.MACRO):
                 continue
             call = call_of(token)
             args = arguments(call) if call is not None else []
-            if len(args) < 2:
+            value = args[0] if name == "atomicAdd" else args[SHUFFLES[name]] if len(args) > SHUFFLES[name] else None
+            if len(args) < 2 or value is None:
                 continue
-            names = names if names is not None else typed.declared(ctx)
+            written = written if written is not None else _written_after_half(ctx.data)
+            if not set(IDENT.findall(value.text)) & written:
+                continue
+            names = names if names is not None else typed.declared(ctx, HALF_TYPES)
             start, end = token.base + call.start_byte, token.base + call.end_byte
             if token.name == "atomicAdd":
                 kind = typed.pointee_type(args[0], names)
@@ -70,7 +82,6 @@ class HalfOverloadMissing(CppRule):
                                        "6.4) has it; use a compare-and-swap loop on the 32-bit word (HIP 6.4: "
                                        "unsafeAtomicAdd for __half2)")
                 continue
-            value = args[SHUFFLES[token.name]]
             kind = typed.value_type(value, names)
             if kind in HALF_TYPES:
                 plain = token.name.removesuffix("_sync")
@@ -78,3 +89,14 @@ class HalfOverloadMissing(CppRule):
                                    f"(target {ctx.target}) has no __half shuffles; shuffle the bits: "
                                    f"__ushort_as_half((unsigned short){plain}((int)__half_as_ushort("
                                    f"{value.text.decode('utf-8', 'replace')}), ...))")
+
+
+def _written_after_half(data: bytes) -> set[bytes]:
+    """The names written right after `__half`, `half`, `__half2` or `half2` (the pattern starts with its literal
+    "half", which the regex engine finds fast; what comes before it is checked here)."""
+    out = set()
+    for m in HALF_DECLARED.finditer(data):
+        before = data[max(0, m.start() - 2):m.start()]
+        if before == b"__" or not before or not (before[-1:].isalnum() or before[-1:] in (b"_", b"$")):
+            out.add(m.group(1))
+    return out

@@ -86,3 +86,17 @@ def test_hipify_perl_in_several_processes_translates_and_reports_as_one(hipify):
     assert len(files) >= 8 and one.data == three.data and one.converted == three.converted
     assert one.findings == three.findings and any(one.findings.values())
     assert any(one.data[rel] != files[rel] for rel in files)
+
+
+def test_hipify_perl_engine_findings_are_on_the_source_lines(hipify, tmp_path):
+    """hipify-perl adds an include line at the top of a file with kernels; the post-rules run on its output, and
+    their findings are put back on the source's lines, where the engine's own warnings and the conversions are."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k() {}\nvoid f(cudaStream_t s, cudaEvent_t e) {\n"
+                              "    cudaStreamWaitEvent(s, e);\n}\n")
+    _, result = api.analyse(src, Options(hip_version="5.2", engine="hipify-perl"))
+    (r,) = result.files
+    assert r.new.decode().splitlines()[-2] == "    hipStreamWaitEvent(s, e, 0);"
+    assert [(f.code, f.span.line, f.span.column) for f in r.findings if f.code in ("CPP015", "MAP001")] == [
+        ("MAP001", 3, 8), ("MAP001", 3, 24), ("MAP001", 4, 5), ("CPP015", 4, 5)]

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable
 
+from migrate.build.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
@@ -18,7 +19,7 @@ from migrate.cpp.engine import translate
 from migrate import wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
-                           RuleKind, Severity)
+                           RuleKind, Severity, Span)
 from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
@@ -187,10 +188,28 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
         conversions = [_conversion(ctx, packs, *t) for t in pairs]
         engine_says = out.findings[f.rel]
         ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
+        ours = on_source(ours, ctx, LineMap(readable[f.rel], out.data[f.rel]))
         results[f.rel] = replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours))
         if progress:
             progress(1)
     return results
+
+
+def on_source(findings: list[Finding], ctx: CppContext, lines: LineMap) -> list[Finding]:
+    """The rules ran on hipify-perl's output, which adds an include line and may move others: each finding is put
+    back on the source's line (at the same column, within that line), as the engine's own findings are."""
+    out = []
+    for x in findings:
+        line = lines.original(x.span.line)
+        if line == x.span.line or x.span.path != ctx.path or line > len(ctx.line_starts):
+            out.append(x)
+            continue
+        begin = ctx.line_starts[line - 1]
+        stop = ctx.line_starts[line] - 1 if line < len(ctx.line_starts) else len(ctx.data)
+        start = min(begin + x.span.column - 1, stop)
+        span = Span(x.span.path, start, min(start + x.span.end - x.span.start, stop), line, start - begin + 1)
+        out.append(replace(x, span=span))
+    return out
 
 
 def _conversion(ctx: CppContext, packs: Packs, start: int, end: int, old: str, new: str) -> Finding:

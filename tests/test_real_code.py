@@ -193,15 +193,16 @@ def test_cooperative_groups_vector_shuffles_and_num_threads_build_for_amd(tmp_pa
     assert "num_threads" in hipcc_compile(hipcc, unit, [], tmp_path).stderr
 
 
-def test_meta_group_rank_is_reported_for_hip_5_2_where_it_does_not_build(tmp_path, hipcc):
+def test_meta_group_rank_of_a_tile_of_the_block_builds_for_hip_5_2(tmp_path, hipcc):
+    """HIP 5.2 has no meta_group_rank(): for a tile the file makes as tiled_partition<32>(block), CPP013 writes
+    the block's thread rank divided by the tile size (cuda-samples' reduction)."""
     source = GROUPS.replace("out[block.thread_rank() / 32]", "out[tile.meta_group_rank()]")
     got = migrate("groups.cu", source)
     assert [(f.code, f.span.line, f.message) for f in got.findings if f.code == "CPP013"][1] == (
         "CPP013", 11, "cooperative groups' meta_group_rank() is not in HIP 5.2 (the first HIP inspected that has it "
                       "is 5.7): for a tile of the block, block.thread_rank() / tile.size(); or target HIP 5.7")
-    unit = tmp_path / "meta.hip"
-    unit.write_text(got.data.decode())
-    assert "meta_group_rank" in hipcc_compile(hipcc, unit, [], tmp_path).stderr
+    assert got.data.decode() == GROUPS_HIP.replace("out[block.thread_rank() / 32]", "out[(block.thread_rank() / 32)]")
+    assert_builds(hipcc, tmp_path / "meta.hip", got.data.decode())
 
 
 LLMC = """\

@@ -6,7 +6,9 @@ by 6.4, and `num_threads()` (CUDA 12's name for `size()`), `dim_threads()`, a gr
 `block_rank()`, `block_index()` and `dim_blocks()`, clusters, `labeled_partition`, `invoke_one` and the
 `reduce`/`scan`/`memcpy_async` collectives are in no HIP inspected. rules/data/coop_groups.toml lists which,
 generated from the headers of HIP 5.2, 5.7 and 6.4 by scripts/gen_coop_groups.py. Such a call does not build.
-`num_threads()` becomes `size()`, the same count; the others are reported with what to write instead.
+`num_threads()` becomes `size()`, the same count; `tile.meta_group_rank()` and `meta_group_size()` of a tile
+the file makes as `tiled_partition<N>(block)` become `(block.thread_rank() / N)` and
+`((block.size() + N - 1) / N)`; the others are reported with what to write instead.
 
 A member is checked where its object is a group: a variable or parameter declared with a cooperative-groups
 type (`thread_block`, `thread_block_tile<N>`, `grid_group`, ...) or with `auto` from a group-making function
@@ -30,12 +32,17 @@ FACTORIES = r"this_thread_block|this_grid|this_multi_grid|this_cluster|coalesced
 DECLARED_GROUP = re.compile(rf"\b(?:{TYPES})\s*(?:const\s*)?[&*]?\s*([A-Za-z_]\w*)\s*[=;,)({{]".encode())
 AUTO_GROUP = re.compile(rf"\bauto\s*&?\s*([A-Za-z_]\w*)\s*=\s*(?:[\w:]+::)?(?:{FACTORIES})\b".encode())
 FACTORY_CALL = re.compile(rf"^(?:[\w:]+::)?(?:{FACTORIES})\b")
+# a tile of a named group with a fixed size: `auto tile = cg::tiled_partition<32>(block);`, and the typed forms
+TILE_OF = re.compile(rb"\b([A-Za-z_]\w*)\s*=\s*(?:[\w:]+::)?tiled_partition\s*<\s*(\d+)\s*>\s*\(\s*([A-Za-z_]\w*)\s*\)")
 ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::)?cooperative_groups\s*;")
 USING = re.compile(rb"\busing\s+namespace\s+(?:::)?cooperative_groups\s*;")
 MEMBER_CALLS = parse.query("(call_expression function: (field_expression argument: (_) @object "
                            "field: (field_identifier) @member)) @call")
 FUNCTION_CALLS = parse.query("(call_expression function: [(identifier) (qualified_identifier) (template_function)] @function)")
 RENAMES = {"num_threads": "size"}
+# a tile of a known size N made from a named group: what its meta-group members are
+META = {"meta_group_rank": "({parent}.thread_rank() / {size})",
+        "meta_group_size": "(({parent}.size() + {size} - 1) / {size})"}
 INSTEAD = {
     "num_threads": "size() is the same count",
     "dim_threads": "blockDim for a thread block",
@@ -82,6 +89,13 @@ class CoopGroupsApiMissing(CppRule):
         Invalid(K, fixed=K.replace("tile.num_threads()", "tile.size()"), line=5, options=OLD,
                 message="cooperative groups' meta_group_rank() is not in HIP 5.2 (the first HIP inspected that has "
                         "it is 5.7): for a tile of the block, block.thread_rank() / tile.size(); or target HIP 5.7"),
+        Invalid("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {\n"
+                "  cg::thread_block block = cg::this_thread_block();\n  auto tile = cg::tiled_partition<32>(block);\n"
+                "  if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = tile.meta_group_size();\n}\n",
+                fixed="#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {\n"
+                      "  cg::thread_block block = cg::this_thread_block();\n  auto tile = cg::tiled_partition<32>(block);\n"
+                      "  if (tile.thread_rank() == 0) out[(block.thread_rank() / 32)] = ((block.size() + 32 - 1) / 32);\n}\n",
+                options=OLD),
         Invalid(K, fixed=K.replace("tile.num_threads()", "tile.size()"), line=5, options=NEW,
                 message="cooperative groups' num_threads() is not in HIP 6.4 (nor in any HIP inspected, up to 6.4): "
                         "size() is the same count"),
@@ -107,14 +121,26 @@ class CoopGroupsApiMissing(CppRule):
         members, functions, newest = missing_api()
         groups = {m.group(1) for m in DECLARED_GROUP.finditer(ctx.data)}
         groups |= {m.group(1) for m in AUTO_GROUP.finditer(ctx.data)}
+        tiles = {}  # tile name -> (size, parent group), when the file makes it one way only
+        for m in TILE_OF.finditer(ctx.data):
+            tiles[m.group(1)] = (m.group(2), m.group(3)) if tiles.get(m.group(1), (m.group(2), m.group(3))) == (
+                m.group(2), m.group(3)) else (None, None)
+        tiles = {k: v for k, v in tiles.items() if v[0] is not None and v[1] in groups}
         for m in parse.matches(MEMBER_CALLS, ctx.tree.root_node):
             member, obj = m["member"][0], m["object"][0]
             name = member.text.decode()
             if name not in members or not _is_group(obj, groups) or not self._missing(ctx, members[name]):
                 continue
-            edits = [Edit(member.start_byte, member.end_byte, RENAMES[name])] if name in RENAMES else []
+            edits, title = [], f"Call {RENAMES.get(name)}()"
+            if name in RENAMES:
+                edits = [Edit(member.start_byte, member.end_byte, RENAMES[name])]
+            elif name in META and obj.type == "identifier" and obj.text in tiles:
+                call = m["call"][0]
+                size, parent = tiles[obj.text]
+                expression = META[name].format(parent=parent.decode(), size=size.decode())
+                edits, title = [Edit(call.start_byte, call.end_byte, expression)], f"Write {expression}"
             yield self.finding(ctx, member.start_byte, member.end_byte, self._message(ctx, name, members[name], newest),
-                               edits=edits, title=f"Call {RENAMES.get(name)}()")
+                               edits=edits, title=title)
         scopes = {b"cooperative_groups"} | {m.group(1) for m in ALIAS.finditer(ctx.data)}
         bare = USING.search(ctx.data) is not None
         for m in parse.matches(FUNCTION_CALLS, ctx.tree.root_node):

@@ -46,7 +46,7 @@ class Bf16FromFloatBeforeHip57(CppRule):
         if bf16 is None or not bf16.older or not ctx.too_new(bf16) or b"bfloat16" not in ctx.data:
             return
         names = typed.declared(ctx)
-        if not any(t in BF16_TYPES for entries in names.values() for t, _ in entries):
+        if not any(t in BF16_TYPES for entries in names.values() for t, _, _ in entries):
             return
         name = bf16.older
         for m in parse.matches(STORES, ctx.tree.root_node):

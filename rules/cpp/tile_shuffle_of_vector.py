@@ -8,8 +8,9 @@ component and rebuilds the vector: `g.shfl_xor(v, m)` becomes
 the group, the value and the other arguments are plain names, literals, members, elements and arithmetic, which
 may be evaluated once per component; a call or an assignment among them makes the fix unsafe (applied with
 --unsafe-fixes). The value is a variable or parameter the file declares with a vector type (a reference to one,
-or an element `p[i]`, `*p` of a pointer or array of them); a name the file declares with two types is skipped.
-Structs of the project's own are not checked: their shuffles need the same treatment by hand.
+or an element `p[i]`, `*p` of a pointer or array of them), or such a member of a struct the file declares; a
+name the file declares with several types is read from the declaration in the same function (migrate.cpp.typed).
+A whole struct of the project's own shuffled at once is not checked: it needs the same treatment by hand.
 """
 import re
 
@@ -49,6 +50,17 @@ class TileShuffleOfVector(CppRule):
         Invalid("__device__ void r(cg::coalesced_group g, const double2& a, double2* q) { *q = g.shfl(*q, 0) + a.x; }",
                 fixed="__device__ void r(cg::coalesced_group g, const double2& a, double2* q) "
                       "{ *q = make_double2(g.shfl((*q).x, 0), g.shfl((*q).y, 0)) + a.x; }"),
+        # a member of a struct of the file's own (cuda-samples' shfl_scan)
+        Invalid("struct packed { uint4 x, y; };\n__device__ void f(cg::thread_block_tile<32> t, packed& r) {\n"
+                "  r.y = t.shfl_xor(r.y, 1);\n}\n",
+                fixed="struct packed { uint4 x, y; };\n__device__ void f(cg::thread_block_tile<32> t, packed& r) {\n"
+                      "  r.y = make_uint4(t.shfl_xor(r.y.x, 1), t.shfl_xor(r.y.y, 1), t.shfl_xor(r.y.z, 1), "
+                      "t.shfl_xor(r.y.w, 1));\n}\n", line=3),
+        # `r` is a float4 in this function and an int array in another: the function's own declaration decides
+        Invalid("__device__ void g() { int r[4]; }\n__device__ float4 f(cg::thread_block_tile<32> t, float4 r) "
+                "{ return t.shfl(r, 0); }\n",
+                fixed="__device__ void g() { int r[4]; }\n__device__ float4 f(cg::thread_block_tile<32> t, float4 r) "
+                      "{ return make_float4(t.shfl(r.x, 0), t.shfl(r.y, 0), t.shfl(r.z, 0), t.shfl(r.w, 0)); }\n"),
         # a call among the repeated parts: the fix would call it once per component, so it is unsafe
         Invalid("__device__ uint4 u(cg::thread_block_tile<32> g, uint4 v) { return g.shfl(v, lane()); }",
                 fixed="__device__ uint4 u(cg::thread_block_tile<32> g, uint4 v) { return g.shfl(v, lane()); }"),
@@ -71,6 +83,8 @@ class TileShuffleOfVector(CppRule):
                 continue
             args = [c for c in m["args"][0].named_children if c.type != "comment"]
             vector = typed.value_type(args[0], names) if args else None
+            if vector is None and args:  # result.y of a struct { uint4 x, y, z, w; } (cuda-samples' shfl_scan)
+                vector = typed.member_type(args[0], names, typed.fields(ctx))
             if vector not in VECTOR_TYPES:
                 continue
             yield self._finding(ctx, m["call"][0], m["group"][0], m["method"][0], args, vector)

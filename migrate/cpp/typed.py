@@ -60,6 +60,28 @@ def member_type(node: tree_sitter.Node, names: Declared, structs: dict[bytes, di
     return structs.get(entry[0], {}).get(member.text)
 
 
+CASTS = ("reinterpret_cast", "static_cast", "const_cast")
+
+
+def _cast_to_pointer(node: tree_sitter.Node) -> bytes | None:
+    """T of `reinterpret_cast<T*>(x)` (and static_cast, const_cast) or `(T*)x`."""
+    descriptor = None
+    if node.type == "cast_expression":
+        descriptor = node.child_by_field_name("type")
+    elif node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "template_function":
+            name, arguments = function.child_by_field_name("name"), function.child_by_field_name("arguments")
+            if name is not None and name.text.decode() in CASTS and arguments is not None and arguments.named_children:
+                descriptor = arguments.named_children[0]
+    if descriptor is None or descriptor.type != "type_descriptor":
+        return None
+    declarator, kind = descriptor.child_by_field_name("declarator"), descriptor.child_by_field_name("type")
+    if declarator is None or declarator.type != "abstract_pointer_declarator" or declarator.named_children:
+        return None  # T* only, not T** or T(*)[n]
+    return kind.text if kind is not None else None
+
+
 def _reads(node: tree_sitter.Node) -> int:
     """How many `[i]` and `*` `node` reads through to its base; -1 for an address `&x`."""
     depth = 0
@@ -115,5 +137,8 @@ def pointee_type(node: tree_sitter.Node, names: Declared) -> bytes | None:
         return value_type(node.child_by_field_name("argument"), names)
     if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("+", "-"):
         node = node.child_by_field_name("left")
+    cast = _cast_to_pointer(node)
+    if cast is not None:
+        return cast
     entry = _only(node, names)
     return entry[0] if entry is not None and len(entry[1]) == _reads(node) + 1 else None

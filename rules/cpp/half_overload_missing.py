@@ -40,6 +40,7 @@ class HalfOverloadMissing(CppRule):
                 message="atomicAdd on __half: no HIP release inspected (up to 6.4) has it; use a compare-and-swap "
                         "loop on the 32-bit word (HIP 6.4: unsafeAtomicAdd for __half2)", options=NEW),
         Invalid("__global__ void k(half2* out, half2 v) { atomicAdd(out + 1, v); }", options=NEW),
+        Invalid("__global__ void k(void* p, __half v) { atomicAdd(reinterpret_cast<__half*>(p) + 2, v); }", options=NEW),
         Invalid("__device__ __half sum(__half h) {\n  for (int d = 16; d > 0; d /= 2) h += __shfl_down(h, d);\n"
                 "  return h;\n}\n", line=2, options=OLD,
                 message="__shfl_down on __half: HIP before 5.7 (target 5.2) has no __half shuffles; shuffle the "
@@ -71,7 +72,7 @@ class HalfOverloadMissing(CppRule):
             if len(args) < 2 or value is None:
                 continue
             written = written if written is not None else _written_after_half(ctx.data)
-            if not set(IDENT.findall(value.text)) & written:
+            if not set(IDENT.findall(value.text)) & written and not HALF_TYPE.search(value.text):  # (half2*)p
                 continue
             names = names if names is not None else typed.declared(ctx, HALF_TYPES)
             start, end = token.base + call.start_byte, token.base + call.end_byte

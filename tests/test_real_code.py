@@ -330,3 +330,18 @@ def test_bfloat16_through_cublas_builds_with_hipblas(tmp_path, hipcc):
                                  "typedef hip_bfloat16 floatX;\n"
                                  "__global__ void k(floatX* p, float v) { p[threadIdx.x] = (floatX)v; }\n")
     assert_builds(hipcc, tmp_path / "common.hip", got.data.decode())
+
+
+def test_cuda_13_graph_edge_data_is_dropped_and_builds(tmp_path, hipcc):
+    """CUDA 13's graph calls take edge data (CUDA 12.3's _v2 signatures became the defaults); HIP's graphs have
+    none: CPP015 drops a null edge-data argument."""
+    source = ("#include <cuda_runtime.h>\nvoid f(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b, cudaGraphNode_t n) {\n"
+              "  cudaGraphAddDependencies(g, a, b, nullptr, 1);\n  size_t c = 0;\n"
+              "  cudaGraphNodeGetDependencies(n, a, NULL, &c);\n}\n")
+    got = migrate("graph.cu", source)
+    assert got.data.decode() == ("#include <hip/hip_runtime.h>\n"
+                                 "void f(hipGraph_t g, hipGraphNode_t* a, hipGraphNode_t* b, hipGraphNode_t n) {\n"
+                                 "  hipGraphAddDependencies(g, a, b, 1);\n  size_t c = 0;\n"
+                                 "  hipGraphNodeGetDependencies(n, a, &c);\n}\n")
+    assert [(f.code, f.span.line) for f in got.findings if f.code == "CPP015"] == [("CPP015", 3), ("CPP015", 5)]
+    assert_builds(hipcc, tmp_path / "graph.hip", got.data.decode())

@@ -4,7 +4,8 @@ Renaming keeps the arguments, but some HIP functions take other counts than CUDA
 `hipStreamWaitEvent` no default for its flags (CUDA's `cudaStreamWaitEvent(s, e)` does not build), CUDA's C++
 overload `cudaEventCreate(&e, flags)` is `cudaEventCreateWithFlags`, CUDA 12's `cudaGraphInstantiate(&exec,
 graph, flags)` is HIP's `hipGraphInstantiateWithFlags` (HIP's `hipGraphInstantiate` keeps CUDA 11's five
-arguments), and before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument.
+arguments), CUDA 13's graph calls pass edge data that HIP's graphs do not have (a null one is dropped), and
+before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument.
 rules/data/arity.toml lists each renamed function whose counts differ, per HIP release inspected (5.2, 5.7,
 6.4), generated from the prototypes in the CUDA and HIP headers by scripts/gen_arity.py; the release read is
 the newest inspected at or below the target. Where CUDA's missing trailing arguments have defaults, the fix
@@ -15,7 +16,7 @@ import re
 import tomllib
 from functools import lru_cache
 
-from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.calls import arguments, call_of, drop_argument
 from migrate.model import Edit, Severity
 from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -32,12 +33,14 @@ OVERLOADS = {
 HINTS = {
     "cusparseSpSV_solve": "pass the external buffer given to hipsparseSpSV_analysis as the last argument",
     "cusparseSpSM_solve": "pass the external buffer given to hipsparseSpSM_analysis as the last argument",
-    "cudaGraphAddDependencies": "HIP has no edge data: drop that argument",
-    "cudaGraphRemoveDependencies": "HIP has no edge data: drop that argument",
-    "cudaGraphGetEdges": "HIP has no edge data: drop that argument",
-    "cudaGraphNodeGetDependencies": "HIP has no edge data: drop that argument",
-    "cudaGraphNodeGetDependentNodes": "HIP has no edge data: drop that argument",
 }
+# CUDA 12.3's graph edge data (CUDA 13's default signatures): the argument's position. HIP's graphs have none:
+# a null argument is dropped; any other is reported.
+EDGE_DATA = {"cudaGraphAddDependencies": 3, "cudaGraphRemoveDependencies": 3, "cudaGraphGetEdges": 3,
+             "cudaGraphNodeGetDependencies": 2, "cudaGraphNodeGetDependentNodes": 2, "cudaGraphAddNode": 3,
+             "cuGraphAddDependencies": 3, "cuGraphRemoveDependencies": 3, "cuGraphGetEdges": 3,
+             "cuGraphNodeGetDependencies": 2, "cuGraphNodeGetDependentNodes": 2, "cuGraphAddNode": 3}
+NULL = {"NULL", "nullptr", "0"}
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -90,6 +93,13 @@ class ArgumentCount(CppRule):
                 line=2, options=OLD,
                 message="hipsparseSpSV_solve takes 10 arguments in HIP 5.2, not 9: pass the external buffer given "
                         "to hipsparseSpSV_analysis as the last argument"),
+        # CUDA 13's graph edge data: dropped when null
+        Invalid("void f(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b) { cudaGraphAddDependencies(g, a, b, "
+                "nullptr, 1); }",
+                fixed="void f(hipGraph_t g, hipGraphNode_t* a, hipGraphNode_t* b) { hipGraphAddDependencies(g, a, b, "
+                      "1); }", options=NEW,
+                message="hipGraphAddDependencies takes 4 arguments in HIP 6.4, not 5: HIP's graphs have no edge data; "
+                        "the null edge data argument is dropped"),
         Valid("void f(hipStream_t s, hipEvent_t e) { cudaStreamWaitEvent(s, e, 0); }", options=OLD),
         # the HIP names, as the hipify-perl engine writes them
         Invalid("void f(hipStream_t s, hipEvent_t* e) { hipEventCreate(e, 0); hipStreamWaitEvent(s, *e); }",
@@ -129,6 +139,14 @@ class ArgumentCount(CppRule):
             extra = [_hip_text(ctx, d) for d in defaults[n - first_default:span[0] - first_default]]
             return self.finding(ctx, start, end, f"{said}: CUDA's defaults written ({', '.join(extra)})",
                                 edits=_append(args, base, extra), title="Write CUDA's default arguments")
+        edge = EDGE_DATA.get(cuda)
+        if edge is not None and n == span[1] + 1 and edge < n:
+            if args[edge].text.decode("utf-8", "replace").strip() in NULL:
+                return self.finding(ctx, start, end, f"{said}: HIP's graphs have no edge data; the null edge data "
+                                    "argument is dropped", edits=drop_argument(call, edge, base),
+                                    title="Drop the edge data argument")
+            return self.finding(ctx, start, end, f"{said}: HIP's graphs have no edge data (argument {edge + 1}); "
+                                "drop it, and rework edges that carried data")
         hint = HINTS.get(cuda, "see HIP's prototype")
         return self.finding(ctx, start, end, f"{said}: {hint}")
 

@@ -47,6 +47,7 @@ class HalfOverloadMissing(CppRule):
                         "bits: __ushort_as_half((unsigned short)__shfl_down((int)__half_as_ushort(h), ...))"),
         Valid("__device__ __half sum(__half h) { return h + __shfl_down(h, 16); }", options=NEW),
         Valid("__global__ void k(float* out, float v) { atomicAdd(out, v); }", options=NEW),
+        Valid("__device__ __half atomicAdd(__half* address, __half val);\n#define ADD() atomicAdd()\n", options=NEW),
         Valid("__device__ float sum(float h) { return h + __shfl_down(h, 16); }", options=OLD),
     ]
 
@@ -68,9 +69,9 @@ class HalfOverloadMissing(CppRule):
                 continue
             call = call_of(token)
             args = arguments(call) if call is not None else []
-            value = args[0] if name == "atomicAdd" else args[SHUFFLES[name]] if len(args) > SHUFFLES[name] else None
-            if len(args) < 2 or value is None:
+            if len(args) < 2:  # a declaration (PyTorch declares its own atomicAdd overloads), or another call
                 continue
+            value = args[0] if name == "atomicAdd" else args[SHUFFLES[name]]
             written = written if written is not None else _written_after_half(ctx.data)
             if not set(IDENT.findall(value.text)) & written and not HALF_TYPE.search(value.text):  # (half2*)p
                 continue

@@ -1,0 +1,103 @@
+"""The text of a file that a HIP build for AMD never compiles: branches of `#if`/`#ifdef` on the HIP platform's
+macros that say "not HIP" (`#ifndef USE_ROCM`, the `#else` of `#ifdef __HIP_PLATFORM_AMD__`, ...).
+
+Code already partly ported keeps its CUDA path behind such gates (PyTorch's `#if defined(USE_ROCM) ... #else`);
+what a rule would report there does not concern the HIP build. Only the HIP platform's macros are evaluated:
+hipcc defines `__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__` (and the older `__HIP_PLATFORM_HCC__`), and
+PyTorch's ROCm builds define `USE_ROCM`. A condition with any other macro in a deciding place is unknown, and
+its branches count as compiled."""
+from __future__ import annotations
+
+import re
+
+HIP_DEFINED = frozenset({"__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "USE_ROCM"})
+DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b((?:[^\n\\]|\\\r?\n|\\)*)", re.M)
+TOKEN = re.compile(r"defined|\|\||&&|[()!]|[A-Za-z_]\w*|\S")
+
+
+def evaluate(condition: str) -> bool | None:
+    """True or False when the HIP platform's macros decide `condition` (an #if expression), else None."""
+    tokens = TOKEN.findall(condition.replace("\\\n", " "))
+    value, rest = _or(tokens)
+    return value if not rest else None
+
+
+def _or(tokens):
+    value, tokens = _and(tokens)
+    while tokens and tokens[0] == "||":
+        right, tokens = _and(tokens[1:])
+        value = True if True in (value, right) else False if value is False and right is False else None
+    return value, tokens
+
+
+def _and(tokens):
+    value, tokens = _not(tokens)
+    while tokens and tokens[0] == "&&":
+        right, tokens = _not(tokens[1:])
+        value = False if False in (value, right) else True if value is True and right is True else None
+    return value, tokens
+
+
+def _not(tokens):
+    if tokens and tokens[0] == "!":
+        value, tokens = _not(tokens[1:])
+        return (None if value is None else not value), tokens
+    return _atom(tokens)
+
+
+def _atom(tokens):
+    if not tokens:
+        return None, tokens
+    if tokens[0] == "(":
+        value, tokens = _or(tokens[1:])
+        return value, tokens[1:] if tokens and tokens[0] == ")" else ["?"]
+    if tokens[0] == "defined":
+        rest = tokens[1:]
+        name, rest = (rest[1], rest[3:]) if rest[:1] == ["("] and len(rest) >= 3 and rest[2] == ")" else (
+            (rest[0], rest[1:]) if rest else ("", []))
+        return (True if name in HIP_DEFINED else None), rest
+    value, tokens = (True if tokens[0] in HIP_DEFINED else None), tokens[1:]
+    if tokens and tokens[0] not in ("||", "&&", ")"):  # a comparison or arithmetic (`__CUDA_ARCH__ < 800`): unknown
+        while tokens and tokens[0] not in ("||", "&&", ")"):
+            tokens = tokens[1:]
+        value = None
+    return value, tokens
+
+
+def not_compiled(data: bytes) -> list[tuple[int, int]]:
+    """[start, end) byte ranges a HIP build for AMD skips, in order (nested ones may overlap)."""
+    if b"HIP" not in data and b"USE_ROCM" not in data:
+        return []
+    ranges: list[tuple[int, int]] = []
+    stack: list[dict] = []  # per #if: was a branch surely taken, is the current one surely skipped, where it began
+    for m in DIRECTIVE.finditer(data):
+        word, rest = m.group(1).decode(), m.group(2).decode("utf-8", "replace").strip()
+        if word in ("if", "ifdef", "ifndef"):
+            value = evaluate(rest) if word == "if" else (True if rest.split()[:1] and rest.split()[0] in HIP_DEFINED
+                                                           else None)
+            if word == "ifndef" and value is not None:
+                value = not value
+            stack.append({"taken": value is True, "skipped": value is False, "start": m.end(), "maybe": value is None})
+        elif not stack:
+            continue
+        elif word in ("elif", "else"):
+            frame = stack[-1]
+            if frame["skipped"]:
+                ranges.append((frame["start"], m.start()))
+            value = True if word == "else" else evaluate(rest)
+            if frame["taken"]:
+                frame["skipped"] = True
+            else:
+                frame["skipped"] = value is False
+                frame["taken"] = value is True and not frame["maybe"]
+                frame["maybe"] = frame["maybe"] or value is None
+            frame["start"] = m.end()
+        else:  # endif
+            frame = stack.pop()
+            if frame["skipped"]:
+                ranges.append((frame["start"], m.start()))
+    return sorted(ranges)
+
+
+def inside(ranges: list[tuple[int, int]], offset: int) -> bool:
+    return any(start <= offset < end for start, end in ranges)

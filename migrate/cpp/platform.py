@@ -22,20 +22,21 @@ def evaluate(condition: str) -> bool | None:
     return value if not rest else None
 
 
-def _or(tokens):
-    value, tokens = _and(tokens)
-    while tokens and tokens[0] == "||":
-        right, tokens = _and(tokens[1:])
-        value = True if True in (value, right) else False if value is False and right is False else None
+def _chain(tokens, op: str, operand, combine):
+    """`operand (op operand)*`, left to right, values combined three-valued."""
+    value, tokens = operand(tokens)
+    while tokens and tokens[0] == op:
+        right, tokens = operand(tokens[1:])
+        value = combine(value, right)
     return value, tokens
+
+
+def _or(tokens):
+    return _chain(tokens, "||", _and, lambda a, b: True if True in (a, b) else False if a is b is False else None)
 
 
 def _and(tokens):
-    value, tokens = _not(tokens)
-    while tokens and tokens[0] == "&&":
-        right, tokens = _not(tokens[1:])
-        value = False if False in (value, right) else True if value is True and right is True else None
-    return value, tokens
+    return _chain(tokens, "&&", _not, lambda a, b: False if False in (a, b) else True if a is b is True else None)
 
 
 def _not(tokens):

@@ -91,6 +91,15 @@ class CppContext(FileContext):
             return Context.MACRO, inner, base
         return inner_context, inner, base
 
+    def code_matches(self, pattern: re.Pattern[bytes], group: int = 1):
+        """(match, token) for each match of `pattern` whose `group`, a name no pack needs to know, stands in code
+        or a macro body (not in a comment or a string)."""
+        for m in pattern.finditer(self.data):
+            start, end = m.span(group)
+            token = Token(m.group(group).decode("ascii", "replace"), start, end, *self.locate(start, end))
+            if token.context in (Context.CODE, Context.MACRO):
+                yield m, token
+
     # --- tokens ------------------------------------------------------------------------------------
     @cached_property
     def tokens(self) -> list[Token]:

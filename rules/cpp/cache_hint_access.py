@@ -13,7 +13,6 @@ loop, so it stays reported as having no HIP counterpart.
 import re
 
 from migrate.cpp.calls import arguments, call_of
-from migrate.cpp.parse import Context, Token
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -50,16 +49,12 @@ class CacheHintAccess(CppRule):
     def check(self, ctx):
         if not any(stem in ctx.data for stem in (b"__ldc", b"__ldlu", b"__stc", b"__stw")):
             return
-        for m in CALLS.finditer(ctx.data):
-            name = m.group(1).decode()
-            token = Token(name, m.start(1), m.end(1), *ctx.locate(m.start(1), m.end(1)))
-            if token.context not in (Context.CODE, Context.MACRO):
-                continue
+        for _, token in ctx.code_matches(CALLS):
             call = call_of(token)
             args = arguments(call) if call is not None else []
-            if len(args) != (1 if name in LOADS else 2):
+            if len(args) != (1 if token.name in LOADS else 2):
                 continue
-            yield self._fix(ctx, name, call, args, token.base)
+            yield self._fix(ctx, token.name, call, args, token.base)
 
     def _fix(self, ctx, name: str, call, args, base: int):
         start, end = base + call.start_byte, base + call.end_byte

@@ -8,7 +8,6 @@ goes, with the blanks after it. A project's own `#define CUDART_CB` and `#ifdef`
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.parse import Context
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -32,9 +31,8 @@ class CallbackConventionMacro(CppRule):
     def check(self, ctx):
         if b"_CB" not in ctx.data:
             return
-        for m in MACROS.finditer(ctx.data):
-            context, node, base = ctx.locate(m.start(1), m.end(1))
-            if context not in (Context.CODE, Context.MACRO) or parse.defined_or_tested(node):
+        for m, token in ctx.code_matches(MACROS):
+            if parse.defined_or_tested(token.node):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{m.group(1).decode()} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",

@@ -9,11 +9,10 @@ goes, with the blanks after it. A project's own `#define __grid_constant__` and 
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.parse import Context
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
-QUALIFIER = re.compile(rb"\b__grid_constant__\b[ \t]*")
+QUALIFIER = re.compile(rb"\b(__grid_constant__)\b[ \t]*")
 
 
 class GridConstantQualifier(CppRule):
@@ -31,11 +30,10 @@ class GridConstantQualifier(CppRule):
     def check(self, ctx):
         if b"__grid_constant__" not in ctx.data:
             return
-        for m in QUALIFIER.finditer(ctx.data):
-            context, node, _ = ctx.locate(m.start(), m.start() + len(b"__grid_constant__"))
-            if context not in (Context.CODE, Context.MACRO) or parse.defined_or_tested(node):
+        for m, token in ctx.code_matches(QUALIFIER):
+            if parse.defined_or_tested(token.node):
                 continue
-            yield self.finding(ctx, m.start(), m.start() + len(b"__grid_constant__"),
+            yield self.finding(ctx, token.start, token.end,
                                "__grid_constant__ is not defined by HIP; AMD kernels read their arguments from a "
                                "read-only buffer already: removed", edits=[Edit(m.start(), m.end(), "")],
                                title="Remove __grid_constant__")

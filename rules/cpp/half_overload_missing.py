@@ -13,7 +13,6 @@ import re
 
 from migrate.cpp import typed
 from migrate.cpp.calls import arguments, call_of
-from migrate.cpp.parse import Context, Token
 from migrate.model import Severity
 from migrate.packs import version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -26,7 +25,9 @@ SHUFFLES = {"__shfl": 0, "__shfl_up": 0, "__shfl_down": 0, "__shfl_xor": 0,
             "__shfl_sync": 1, "__shfl_up_sync": 1, "__shfl_down_sync": 1, "__shfl_xor_sync": 1}
 SHUFFLE_SINCE = "5.7"
 IDENT = re.compile(rb"[A-Za-z_]\w*")
-CALLS = re.compile(rb"(atomicAdd|__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")  # the character before is checked
+# (the character before a match is checked: a pattern that starts with a literal is found much faster)
+CALLS = re.compile(rb"(atomicAdd|__shfl(?:_up|_down|_xor)?(?:_sync)?)\s*\(")
+ATOMIC = re.compile(rb"(atomicAdd)\s*\(")
 OLD = (("hip_version", "5.2"),)
 NEW = (("hip_version", "5.7"),)
 
@@ -58,14 +59,9 @@ class HalfOverloadMissing(CppRule):
         if not HALF_TYPE.search(ctx.data):
             return
         names = written = None
-        for m in CALLS.finditer(ctx.data):
-            name = m.group(1).decode()
-            if name != "atomicAdd" and (name not in SHUFFLES or not old_shuffles):
-                continue
+        for m, token in ctx.code_matches(CALLS if old_shuffles else ATOMIC):
+            name = token.name
             if m.start() and (ctx.data[m.start() - 1:m.start()].isalnum() or ctx.data[m.start() - 1] in b"_$"):
-                continue
-            token = Token(name, m.start(1), m.end(1), *ctx.locate(m.start(1), m.end(1)))
-            if token.context not in (Context.CODE, Context.MACRO):
                 continue
             call = call_of(token)
             args = arguments(call) if call is not None else []

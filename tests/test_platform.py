@@ -21,6 +21,9 @@ def test_the_skipped_branches():
     source = (b"#if defined(USE_ROCM)\nrocm\n#else\ncuda\n#endif\n#ifndef __HIP_PLATFORM_AMD__\nnv\n#elif X\nx\n"
               b"#else\ny\n#endif\n#ifdef FOO\nfoo\n#else\nbar\n#endif\n")
     assert [source[a:b] for a, b in not_compiled(source)] == [b"\ncuda\n", b"\nnv\n"]
+    # C23's #elifdef/#elifndef are branches of their own
+    chained = b"#ifdef FOO\nfoo\n#elifndef __HIPCC__\nnot_hip\n#else\nhip\n#endif\n"
+    assert [chained[a:b] for a, b in not_compiled(chained)] == [b"\nnot_hip\n"]
 
 
 SOURCE = """\

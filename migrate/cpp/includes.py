@@ -40,22 +40,3 @@ def _includes(ctx):
         if node is not None:
             yield m, m.group(2).decode("utf-8", "replace")
 
-
-DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", re.M)
-
-
-def branch(data: bytes, offset: int) -> tuple[int, ...]:
-    """The conditional branches (`#if`/`#elif`/`#else` blocks, by the offset of their directive) that the text at
-    `offset` sits in, outermost first: two lines with the same branch are both compiled or both skipped. By the
-    directive lines alone (directives in comments are counted too, as the rare price of not parsing)."""
-    stack: list[int] = []
-    for m in DIRECTIVE.finditer(data, 0, offset):
-        word = m.group(1)
-        if word.startswith(b"if"):
-            stack.append(m.start())
-        elif word == b"endif":
-            if stack:
-                stack.pop()
-        elif stack:
-            stack[-1] = m.start()
-    return tuple(stack)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
+from migrate.cpp.conditionals import directives
+
 HIP_DEFINED = frozenset({"__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "USE_ROCM"})
-DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b((?:[^\n\\]|\\\r?\n|\\)*)", re.M)
 TOKEN = re.compile(r"defined|\|\||&&|[()!]|[A-Za-z_]\w*|\S")
 
 
@@ -71,21 +72,17 @@ def not_compiled(data: bytes) -> list[tuple[int, int]]:
         return []
     ranges: list[tuple[int, int]] = []
     stack: list[dict] = []  # per #if: was a branch surely taken, is the current one surely skipped, where it began
-    for m in DIRECTIVE.finditer(data):
-        word, rest = m.group(1).decode(), m.group(2).decode("utf-8", "replace").strip()
-        if word in ("if", "ifdef", "ifndef"):
-            value = evaluate(rest) if word == "if" else (True if rest.split()[:1] and rest.split()[0] in HIP_DEFINED
-                                                           else None)
-            if word == "ifndef" and value is not None:
-                value = not value
+    for word, condition, m in directives(data):
+        if word.startswith("if"):
+            value = _value(word[2:], condition)
             stack.append({"taken": value is True, "skipped": value is False, "start": m.end(), "maybe": value is None})
         elif not stack:
             continue
-        elif word in ("elif", "else"):
+        elif word != "endif":  # elif, elifdef, elifndef, else
             frame = stack[-1]
             if frame["skipped"]:
                 ranges.append((frame["start"], m.start()))
-            value = True if word == "else" else evaluate(rest)
+            value = True if word == "else" else _value(word[4:], condition)
             if frame["taken"]:
                 frame["skipped"] = True
             else:
@@ -98,6 +95,14 @@ def not_compiled(data: bytes) -> list[tuple[int, int]]:
             if frame["skipped"]:
                 ranges.append((frame["start"], m.start()))
     return sorted(ranges)
+
+
+def _value(kind: str, condition: str) -> bool | None:
+    """The value of an `#if`/`#elif` ("") condition, or of the name of an `#ifdef`/`#ifndef` ("def", "ndef")."""
+    if kind == "":
+        return evaluate(condition)
+    value = True if condition.split()[:1] and condition.split()[0] in HIP_DEFINED else None
+    return value if kind == "def" or value is None else not value
 
 
 def inside(ranges: list[tuple[int, int]], offset: int) -> bool:

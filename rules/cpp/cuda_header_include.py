@@ -13,7 +13,8 @@ and the like: removed). An include that becomes a header the file already includ
 """
 import re
 
-from migrate.cpp.includes import branch, includes
+from migrate.cpp.conditionals import branch
+from migrate.cpp.includes import includes
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 

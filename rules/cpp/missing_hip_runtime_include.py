@@ -10,7 +10,8 @@ hip/hip_cooperative_groups.h uses the runtime without including it (5.2: "use of
 """
 import re
 
-from migrate.cpp.includes import branch, includes
+from migrate.cpp.conditionals import branch
+from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid

@@ -65,7 +65,9 @@ def query(source: str) -> Query:
 
 
 def captures(q: Query, node: tree_sitter.Node) -> dict[str, list[tree_sitter.Node]]:
-    return q.cursor().captures(node)
+    """Each capture's nodes in document order (tree-sitter's own order is not, and differs from run to run)."""
+    return {name: sorted(nodes, key=lambda n: (n.start_byte, n.end_byte))
+            for name, nodes in q.cursor().captures(node).items()}
 
 
 def matches(q: Query, node: tree_sitter.Node) -> list[dict[str, list[tree_sitter.Node]]]:

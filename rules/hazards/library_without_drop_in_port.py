@@ -76,6 +76,8 @@ class LibraryWithoutDropInPort(CppRule):
                 message=message("cudnn")),
         Invalid("#include <mma.h>\nusing namespace nvcuda;\n", message=message("wmma")),
         Invalid('#include "cutlass/gemm/device/gemm.h"\n', message=message("cutlass")),
+        # once a file, at the first include of the library
+        Invalid("".join(f'#include "cutlass/part{i}.h"\n' for i in range(8)), line=1, message=message("cutlass")),
         Invalid("__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc; }\n",
                 message=message("wmma")),
         Invalid("void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::cuda::par.on(st), b, e); }\n",

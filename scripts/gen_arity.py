@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
-from packgen.fetch import installed_release  # noqa: E402
+from packgen.fetch import cached_hip  # noqa: E402
 from packgen.lexer import read_text, strip_comments  # noqa: E402
 
 HIP_PACKAGES = ("libamdhip64-dev", "libhipblas-dev", "libhipsparse-dev", "libhipsolver-dev", "libhipfft-dev",
@@ -143,14 +143,8 @@ def takes(span: tuple[int, int], n: int) -> bool:
 
 def hip_roots(cache: Path) -> dict[str, list[Path]]:
     """release -> include folders of the HIP packages of that Debian suite."""
-    out: dict[str, list[Path]] = {}
-    for suite in sorted(cache.glob("debian/*/root")):
-        hip = suite / "libamdhip64-dev" / "usr" / "include"
-        if not (hip / "hip").is_dir():
-            continue
-        release = installed_release(hip / "hip")
-        out[release] = [suite / pkg / "usr" / "include" for pkg in HIP_PACKAGES if (suite / pkg).is_dir()]
-    return dict(sorted(out.items(), key=lambda r: tuple(int(x) for x in r[0].split("."))))
+    return {release: [root / pkg / "usr" / "include" for pkg in HIP_PACKAGES if (root / pkg).is_dir()]
+            for release, root in cached_hip(cache)}
 
 
 def rows(mapped: dict[str, str], cuda_text: Headers, hip_texts: dict[str, Headers]) -> list[str]:

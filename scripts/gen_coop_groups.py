@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from packgen.fetch import installed_release  # noqa: E402
+from packgen.fetch import cached_hip, installed_release, version_key  # noqa: E402
 from packgen.lexer import read_text, strip_comments  # noqa: E402
 
 # Members of thread_group, thread_block, grid_group, thread_block_tile, coalesced_group and cluster_group.
@@ -47,19 +47,15 @@ def present(name: str, text: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", text) is not None
 
 
-def release_of(include: Path) -> str:
-    full = installed_release(include / "hip")
-    return ".".join(full.split(".")[:2])
-
-
 def releases(cache: Path, includes: list[Path]) -> list[tuple[str, str]]:
     """(release, cooperative-groups text) of each HIP found, oldest first, one per release."""
-    folders = sorted(cache.glob("debian/*/root/libamdhip64-dev/usr/include")) + includes
+    folders = [(release, root / "libamdhip64-dev" / "usr" / "include") for release, root in cached_hip(cache)]
+    folders += [(installed_release(folder / "hip"), folder) for folder in includes]
     found: dict[str, str] = {}
-    for folder in folders:
+    for release, folder in folders:
         if (folder / "hip" / "hip_cooperative_groups.h").is_file():
-            found.setdefault(release_of(folder), cg_text(folder))
-    return sorted(found.items(), key=lambda r: tuple(int(x) for x in r[0].split(".")))
+            found.setdefault(release, cg_text(folder))
+    return sorted(found.items(), key=lambda r: version_key(r[0]))
 
 
 def rows(kind: list[str], found: list[tuple[str, str]]) -> list[str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from packgen.fetch import installed_release  # noqa: E402
+from packgen.fetch import cached_hip  # noqa: E402
 from packgen.lexer import read_text, strip_comments  # noqa: E402
 
 FIELD = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+\s*)?;")
@@ -49,12 +49,13 @@ def cuda_fields(paths: list[Path]) -> list[str]:
 def hip_releases(cache: Path) -> list[tuple[str, set[str]]]:
     """(release, fields of hipDeviceProp_t) for each HIP in the cache, oldest first."""
     found = []
-    for api in sorted(cache.glob("debian/*/root/libamdhip64-dev/usr/include/hip/hip_runtime_api.h")):
-        release = installed_release(api.parent)
-        fields = struct_fields(read_text(api), "typedef struct hipDeviceProp_t", "} hipDeviceProp_t;")
+    for release, root in cached_hip(cache):
+        api = root / "libamdhip64-dev" / "usr" / "include" / "hip" / "hip_runtime_api.h"
+        fields = struct_fields(read_text(api), "typedef struct hipDeviceProp_t", "} hipDeviceProp_t;") \
+            if api.is_file() else []
         if fields:
             found.append((release, set(fields)))
-    return sorted(found, key=lambda r: tuple(int(x) for x in r[0].split(".")))
+    return found
 
 
 def render(cuda: list[str], releases: list[tuple[str, set[str]]], sources: list[str]) -> str:

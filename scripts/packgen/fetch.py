@@ -196,6 +196,17 @@ def installed_release(hip_dir: Path) -> str:
     return "5.2"
 
 
+def cached_hip(cache: Path) -> list[tuple[str, Path]]:
+    """(major.minor, the Debian suite's unpacked root) of each HIP release cached, oldest first; the suite's
+    packages are under ROOT/<package>/usr/include (libamdhip64-dev, libhipsparse-dev, ...)."""
+    found = []
+    for root in sorted(cache.glob("debian/*/root")):
+        hip = root / "libamdhip64-dev" / "usr" / "include" / "hip"
+        if hip.is_dir():
+            found.append((installed_release(hip), root))
+    return sorted(found, key=lambda r: version_key(r[0]))
+
+
 def hip_header_files(root: Path) -> set[str]:
     out = set()
     if root.is_dir():

@@ -121,11 +121,11 @@ class CoopGroupsApiMissing(CppRule):
         members, functions, newest = missing_api()
         groups = {m.group(1) for m in DECLARED_GROUP.finditer(ctx.data)}
         groups |= {m.group(1) for m in AUTO_GROUP.finditer(ctx.data)}
-        tiles = {}  # tile name -> (size, parent group), when the file makes it one way only
+        made: dict[bytes, set[tuple[bytes, bytes]]] = {}  # tile name -> every (size, parent group) it is made with
         for m in TILE_OF.finditer(ctx.data):
-            tiles[m.group(1)] = (m.group(2), m.group(3)) if tiles.get(m.group(1), (m.group(2), m.group(3))) == (
-                m.group(2), m.group(3)) else (None, None)
-        tiles = {k: v for k, v in tiles.items() if v[0] is not None and v[1] in groups}
+            made.setdefault(m.group(1), set()).add((m.group(2), m.group(3)))
+        tiles = {name: next(iter(ways)) for name, ways in made.items()  # made one way only, of a known group
+                 if len(ways) == 1 and next(iter(ways))[1] in groups}
         for m in parse.matches(MEMBER_CALLS, ctx.tree.root_node):
             member, obj = m["member"][0], m["object"][0]
             name = member.text.decode()

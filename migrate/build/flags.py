@@ -8,7 +8,8 @@ import shlex
 from pathlib import Path
 
 from migrate.build.cmake import CMakeContext
-from migrate.build.make import MakeContext
+from migrate.build import make_eval
+from migrate.build.make import runs_hip_compiler
 from migrate.options import Options
 from migrate.packs import default_packs
 
@@ -78,29 +79,59 @@ def _cmake_flags(path: Path, root: Path) -> list[str]:
     return out
 
 
-def _make_flags(path: Path, root: Path) -> list[str]:
-    ctx = MakeContext(path.relative_to(root).as_posix(), path.read_bytes(), Options(), default_packs(), "7.0")
+def _shell_words(text: str) -> list[str]:
+    """The arguments a shell makes of a command line (quotes removed: -I"C:\\Program Files\\x" is one)."""
+    try:
+        return shlex.split(text)
+    except ValueError:  # an unbalanced quote
+        return text.split()
+
+
+def _make_flags(made: make_eval.Evaluation) -> list[str]:
+    """-I/-D/-std= of the recipes that run nvcc or hipcc, expanded as make would; where no recipe does, of
+    every variable's final value and every recipe. Only the branches make takes count, and of several C++
+    standards the last one (the one the compiler keeps)."""
+    values = {name: made.value(name).split() for name in made.names("file", "command line", "override", "default")}
+    compiler = [r.command for r in made.recipes
+                if r.command.split() and runs_hip_compiler(r.command.split()[0], values)]
+    texts = compiler or [made.value(name) for name in made.names()] + [r.command for r in made.recipes]
     out = []
-    for line in ctx.lines:
-        for w in line.words if line.kind in ("assign", "recipe") else ():
-            if w.text.startswith("-I") and "$" not in w.text:
-                d = Path(w.text[2:])
-                out.append(f"-I{d if d.is_absolute() else path.parent / d}")
-            elif w.text.startswith(("-D", "-std=")) and "$" not in w.text:
-                out.append(w.text)
-    return out
+    for text in texts:
+        words = _shell_words(made.expand(text))
+        for i, word in enumerate(words):
+            if word in ("-I", "-D") and i + 1 < len(words):
+                word += words[i + 1]
+            if "$" in word:
+                continue
+            if word.startswith("-I") and len(word) > 2:
+                d = Path(word[2:])
+                out.append(f"-I{d if d.is_absolute() else made.path.parent / d}")
+            elif word.startswith("-D") and len(word) > 2 or word.startswith("-std=") and len(word) > 5:
+                out.append(word)
+    standards = [f for f in out if f.startswith("-std=")]
+    return [f for f in out if not f.startswith("-std=")] + standards[-1:]
 
 
-def project_flags(root: Path) -> list[str]:
-    """Flags that apply to every unit: what the build files say, de-duplicated, with a C++ standard."""
+MAKEFILES = ("GNUmakefile", "makefile", "Makefile")  # the first one of a folder is the one make reads
+
+
+def project_flags(root: Path, make_vars: dict[str, str] | None = None) -> list[str]:
+    """Flags that apply to every unit: what the build files say, de-duplicated, with a C++ standard.
+    Makefiles are read as `make NAME=VALUE ...` would with `make_vars`; a `.mk` file counts on its own only
+    where no Makefile includes it."""
     out: list[str] = []
-    for path in sorted(root.rglob("*")):
-        if ".hipmigrate" in path.parts or not path.is_file():
-            continue
+    paths = [p for p in sorted(root.rglob("*")) if ".hipmigrate" not in p.parts and p.is_file()]
+    makefiles = [p for p in paths if p.name in MAKEFILES and
+                 next(p.parent / n for n in MAKEFILES if (p.parent / n).is_file()) == p]
+    made = {p: make_eval.evaluate(p, make_vars, root) for p in makefiles}
+    included = {f.resolve() for m in made.values() for f in m.files}
+    for path in paths:
         if path.name == "CMakeLists.txt" or path.suffix == ".cmake":
             out += _cmake_flags(path, root)
-        elif path.name in ("Makefile", "makefile", "GNUmakefile") or path.suffix == ".mk":
-            out += _make_flags(path, root)
+        elif path in made:
+            out += _make_flags(made[path])
+        elif path.suffix == ".mk" and path.resolve() not in included:
+            out += _make_flags(make_eval.evaluate(path, make_vars, root))
     if not any(f.startswith("-std=") for f in out):
         out.append(DEFAULT_STD)
     return list(dict.fromkeys(out))

@@ -20,7 +20,8 @@ with `--offload-arch=...` or `CMAKE_HIP_ARCHITECTURES`); `LIBRARIES` maps CUDA l
 `-lcublas`) to the HIP ones.
 
 nvcc accepts one or two leading dashes for every option and a value either after `=` or as the next word;
-both spellings are understood here. The clang options were checked with Debian 12's hipcc (clang 15):
+both spellings are understood here (nvcc's short `-t`, for `--threads`, only with `=` or a number after it:
+`-t=0`, `-t=$(NPROC)`, `-t 4`). The clang options were checked with Debian 12's hipcc (clang 15):
 `-ffast-math`, `-gline-tables-only`, `-fgpu-rdc`, `-fgpu-default-stream=per-thread`,
 `-fgpu-flush-denormals-to-zero`, `-fno-hip-fp32-correctly-rounded-divide-sqrt`, `-ffp-contract=off`,
 `-Rpass-analysis=kernel-resource-usage` and `-save-temps` all compile and link a HIP program for gfx90a.
@@ -151,7 +152,7 @@ _add("prec-div prec-sqrt", True, _boolean([], ["-fno-hip-fp32-correctly-rounded-
 _add("fmad", True, _boolean([], ["-ffp-contract=off"], "clang contracts a*b+c into FMA by default"))
 _add("G device-debug", False, _fixed(["-g"], "clang emits device debug information with -g"))
 _add("cudart cudadevrt", True, _fixed([], "the HIP runtime is always the shared libamdhip64"))
-_add("threads", True, _fixed([], "nvcc's parallel compilation of architectures; clang has no such option"))
+_add("threads t", True, _fixed([], "nvcc's parallel compilation of architectures; clang has no such option"))
 _add("Wno-deprecated-gpu-targets", False, _fixed([], "an nvcc warning about old NVIDIA architectures"))
 _add("keep", False, _fixed(["-save-temps"], "clang keeps intermediate files with -save-temps"))
 _add("keep-dir", True, _fixed([], "-save-temps writes next to the output"))
@@ -222,6 +223,8 @@ def translate_option(words: Sequence[str], i: int) -> Translation:
         return keep  # e.g. macOS's -arch x86_64
     if name in ("gencode", "generate-code") and "arch=" not in (value or "") and "code=" not in (value or ""):
         return keep
+    if name == "t" and consumed == 2 and not (value or "").isdigit():
+        return keep  # nvcc's -t (--threads) takes a count; `-t DIR` is another tool's (install -t)
     if name in ("Xlinker", "linker-options") and "," not in (value or ""):
         return keep if dashes == 1 and name == "Xlinker" else Translation(["-Xlinker", value or ""], consumed, "")
     new, reason = handler(value)

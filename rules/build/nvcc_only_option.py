@@ -5,7 +5,8 @@ hipcc hands its options to clang, which does not know nvcc's. The table in
 `migrate/build/nvcc_options.py` says what each becomes: `--use_fast_math` → `-ffast-math`,
 `-lineinfo` → `-gline-tables-only`, `-Xcompiler -fPIC,-Wall` → `-fPIC -Wall`, `-rdc=true` → `-fgpu-rdc`,
 `--default-stream per-thread` → `-fgpu-default-stream=per-thread`, `-x cu` → `-x hip`; options clang
-does not need are removed (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `-ccbin g++`).
+does not need are removed (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `-ccbin g++`, and nvcc's
+parallel compilation `--threads 0`, `--threads=0`, `-t=0`, `-t 0`, `-t=$(NPROC)`, which hipcc rejects).
 Options with no AMD counterpart (`-Xptxas -v`, `-maxrregcount 64`, `-Xcudafe ...`, `-dlink`) are
 removed too, with a warning at their place: the build no longer asks for what they did.
 
@@ -65,7 +66,14 @@ class NvccOnlyOption(FileRule):
         Invalid("k.o: k.cpp\n\t$(NVCC) -x cu --expt-extended-lambda -c $< -o $@\n",
                 fixed="k.o: k.cpp\n\t$(NVCC) -x hip -c $< -o $@\n", line=2),
         Invalid("debug: NVCCFLAGS += -G -lineinfo\n", fixed="debug: NVCCFLAGS += -g -gline-tables-only\n"),
+        Invalid("NVCC_FLAGS = --threads=0 -t=0 --use_fast_math -std=c++17 -O3\n",
+                fixed="NVCC_FLAGS = -ffast-math -std=c++17 -O3\n",
+                message="-t=0 is an nvcc option: nvcc's parallel compilation of architectures; clang has no such "
+                        "option; removed"),
+        Invalid("NVCCFLAGS += -t 0 --threads 4 -O2\n", fixed="NVCCFLAGS += -O2\n"),
+        Invalid("k: k.cu\n\t$(NVCC) -O3 -t=$(NPROC) -o $@ $<\n", fixed="k: k.cu\n\t$(NVCC) -O3 -o $@ $<\n", line=2),
         Valid("NVCCFLAGS = -O3 -ffast-math -gline-tables-only -fgpu-rdc -std=c++17 -x hip\n"),
+        Valid("INSTALL_FLAGS = -t $(PREFIX)/bin\ninstall:\n\tinstall -t $(PREFIX)/bin app\n"),  # install's -t DIR
         Valid("clean:\n\trm -f -x cu *.o\n\ttar -x -f a.tar\n"),  # not a compiler
         Valid("LIBS = -lcublas\nARCH = -arch=sm_80\n"),  # BLD105's, BLD102's
         Valid("# NVCCFLAGS = --use_fast_math\n"),

@@ -15,16 +15,25 @@ from migrate.packs import default_packs
 from migrate.report import state as report_state
 from migrate.stages import rewrite, scan, verify, write
 from migrate.stages.scan import Inventory, UsageError
+from migrate import targets as amd_targets
+from migrate import toolchain
 from migrate.toolchain import installed_hip_version
 
 ENGINES = ("builtin", "hipify-perl", "auto")
 
 
 def target_version(options: Options) -> str:
-    """--hip-version, else the installed hipcc's HIP version, else the newest any pack knows."""
+    """--hip-version, else the newest installed HIP toolchain's version, else the newest any pack knows."""
     if options.hip_version:
         return scan.given_hip_version(options.hip_version)
     return installed_hip_version() or default_packs().newest
+
+
+def with_targets(options: Options, target: str) -> Options:
+    """--offload-arch values checked, or the default targets of the HIP version migrated for (gfx942 from 6.0 on)."""
+    if options.offload_arch:
+        return replace(options, offload_arch=amd_targets.check(options.offload_arch))
+    return replace(options, offload_arch=amd_targets.defaults_for(target))
 
 
 def engine_info(options: Options) -> EngineInfo:
@@ -46,6 +55,7 @@ def analyse(source: Path, options: Options, progress_factory: Callable | None = 
     """Scan and rewrite in memory: what `scan` and `diff` show, and what `run` writes."""
     engine = engine_info(options)
     target = target_version(options)
+    options = with_targets(options, target)
     inventory = scan.collect(source, options)
     options = replace(options, project_names=inventory.project_names)
     progress = progress_factory(len(inventory.cpp) + len(inventory.by_rules)) if progress_factory else None
@@ -73,19 +83,50 @@ def run(source: Path, out: Path | None, options: Options, *, in_place: bool = Fa
     return result
 
 
-def build(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | None = None,
-          project_build: bool = False, compile_units: bool = True) -> BuildResult:
+def build(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, command: str | None = None,
+          project_build: bool = False, compile_units: bool = True, *, hip_version: str | None = None,
+          hipcc: str | None = None, force: bool = False, make_vars: dict[str, str] | None = None) -> BuildResult:
     """Compile-check a migrated tree for AMD targets, and/or run its own build (`command`, or the detected
-    Make/CMake build with `project_build`). The result is also kept in ROOT/.hipmigrate/build.json."""
+    Make/CMake build with `project_build`), with the toolchain of `hip_version` (default: the release `run`
+    migrated the tree for, else the newest installed) or the given `hipcc` (default: `[tool.hipmigrate] hipcc`).
+    `targets` () are the toolchain's defaults. A tree without `run`'s .hipmigrate/ state is refused unless `force`:
+    its sources may still be CUDA. The result is also kept in ROOT/.hipmigrate/build.json."""
+    root = Path(root)
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder; give the migrated tree (the --out of `hipmigrate run`)")
+    tc = build_toolchain(root, hip_version, hipcc)
+    if not (root / verify.STATE / report_state.RUN_FILE).is_file() and not force:
+        raise UsageError(f"{root}: no {verify.STATE}/{report_state.RUN_FILE}, so `hipmigrate run` did not make this "
+                         f"tree and its sources may still be CUDA; migrate it first (hipmigrate run SRC --out DST) "
+                         "or pass --force to compile it as it is (build.json is then written into it)")
     if project_build and command is None:
-        command = verify.detected_command(root)
+        command = verify.detected_command(root, tc, make_vars)
         if command is None:
             raise UsageError(f"{root}: no Makefile or CMakeLists.txt to build; give the build command with --cmd")
-    result = verify.verify(root, targets, jobs, command, compile_units)
+    result = verify.verify(root, targets, jobs, command, compile_units, tc, make_vars)
     state = root / verify.STATE
     state.mkdir(exist_ok=True)
     atomic_write(state / "build.json", build_render.render_json(result).encode())
     return result
+
+
+def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> toolchain.Toolchain:
+    """The toolchain `build` uses: --hipcc, else `[tool.hipmigrate] hipcc` of the tree's (or the current folder's)
+    pyproject.toml; else the one of --hip-version, else of the release run.json records, else the newest."""
+    from migrate.check import config
+
+    origin = "--hipcc"
+    if hipcc is None:
+        project = config.load(root)
+        if project.path is None:
+            project = config.load(Path.cwd())
+        if project.get("hipcc"):
+            hipcc, origin = str(project.path_value("hipcc")), f"{project.path}: [tool.hipmigrate] hipcc ="
+    if hip_version:
+        hip_version = scan.given_hip_version(hip_version)
+    elif hipcc is None:
+        hip_version = report_state.migrated_for(root)
+    return toolchain.choose(hip_version, hipcc, origin)
 
 
 def report(root: Path, bench: tuple[Path, Path] | None = None, threshold: float | None = None):
@@ -109,14 +150,18 @@ def packs():
     return default_packs()
 
 
-def doctor(targets: tuple[str, ...], probe=None):
-    """Check a machine for building migrated code for AMD `targets` and running it on an AMD GPU. `probe` holds the
-    machine's facts (migrate.doctor.Probe); None gathers this machine's by running the real tools."""
-    import re
-
+def doctor(targets: tuple[str, ...] = (), probe=None, hipcc: str | None = None):
+    """Check a machine for building migrated code for AMD `targets` (default: those of the default toolchain) and
+    running it on an AMD GPU. `probe` holds the machine's facts (migrate.doctor.Probe); None gathers this machine's
+    by running the real tools, with `hipcc` as the default toolchain when given."""
     from migrate.doctor import Probe, run as run_checks
 
-    bad = [t for t in targets if not re.fullmatch(r"gfx[0-9a-z-]+(:[a-z]+[+-])*", t)]
-    if bad:
-        raise UsageError(f"--offload-arch {bad[0]!r}: give an AMD target such as gfx90a or gfx942")
-    return run_checks(probe if probe is not None else Probe.of_this_machine(targets), targets)
+    targets = amd_targets.check(targets)
+    if probe is None:
+        if not targets:
+            chosen = toolchain.discover_all(hipcc)
+            targets = chosen[0].default_targets() if chosen else amd_targets.defaults_for(None)
+        probe = Probe.of_this_machine(targets, hipcc)
+    elif not targets:
+        targets = amd_targets.defaults_for(None)
+    return run_checks(probe, targets)

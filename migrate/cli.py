@@ -32,7 +32,8 @@ def common(f):
         click.option("--engine", type=click.Choice(api.ENGINES), default="builtin", show_default=True,
                      help="Translation engine: the built-in one, AMD's hipify-perl, or hipify-perl when found."),
         click.option("--hip-version", default="", metavar="X.Y",
-                     help="HIP version to migrate for (default: the installed hipcc's, else the newest known)."),
+                     help="HIP version to migrate for (default: the newest installed HIP toolchain's, else the newest "
+                          "the mapping packs know)."),
         click.option("--launch-syntax", type=click.Choice(["chevron", "ggl"]), default="chevron", show_default=True,
                      help="Keep <<<...>>> launches, or rewrite them to hipLaunchKernelGGL."),
         click.option("--translate-comments", is_flag=True, help="Also rename CUDA identifiers inside comments."),
@@ -47,7 +48,8 @@ def common(f):
         click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
         click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
-                     help="AMD target written into build files (repeatable; default gfx90a and gfx940)."),
+                     help="AMD target written into build files (repeatable; default gfx942 for HIP 6 and later, "
+                          "gfx90a and gfx940 for HIP 5)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -120,7 +122,38 @@ def main() -> None:
 
 def offload_arch_option(f):
     return click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
-                        help="AMD target to compile for (repeatable; default gfx90a and gfx940).")(f)
+                        help="AMD target to compile for (repeatable; default: the toolchain's, gfx942 for HIP 6 and "
+                             "later, gfx90a and gfx940 for HIP 5).")(f)
+
+
+def hipcc_option(f):
+    return click.option("--hipcc", default=None, metavar="PATH",
+                        help="The hipcc to use (default: [tool.hipmigrate] hipcc, else the toolchain of --hip-version).")(f)
+
+
+def say_target(kw: dict) -> None:
+    """On a terminal's stderr: which HIP release a migration is for when --hip-version was not given, and why."""
+    if kw.get("hip_version") or kw.get("output_format") != "text":
+        return
+    from migrate import toolchain
+
+    tc = toolchain.discover()
+    if tc is not None and tc.short_version:
+        err.print(f"hipmigrate: migrating for HIP {tc.short_version}, the newest installed toolchain ({tc.hipcc}); "
+                  "--hip-version X.Y picks another", markup=False, highlight=False)
+    else:
+        err.print(f"hipmigrate: no HIP toolchain installed; migrating for HIP {api.packs().newest}, the newest the "
+                  "mapping packs know; --hip-version X.Y picks another", markup=False, highlight=False)
+
+
+def make_vars(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for value in values:
+        name, eq, text = value.partition("=")
+        if not eq or not name.strip() or any(c.isspace() for c in name.strip()):
+            raise UsageError(f"--make-var {value!r}: give NAME=VALUE, for example --make-var PRECISION=FP32")
+        out[name.strip()] = text
+    return out
 
 
 @main.command()
@@ -146,11 +179,12 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
         sys.stdout.buffer.write(r.new if r.new is not None else (r.old or b""))
         sys.stdout.flush()
         finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"])
+    say_target(kw)
     result = api.run(src, Path(out) if out else None, options, in_place=in_place,
                      progress_factory=progress_factory(kw))
     if not then_build:
         finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
-    built = api.build(Path(out), options.offload_arch, options.jobs)
+    built = api.build(Path(out), options.offload_arch, options.jobs, hip_version=result.hip_version)
     if kw["output_format"] == "json":
         click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),
                                "build": build_render.as_dict(built)}, indent=2))
@@ -163,17 +197,27 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
 @main.command()
 @click.argument("dst", type=click.Path(path_type=Path))
 @offload_arch_option
+@click.option("--hip-version", default=None, metavar="X.Y",
+              help="Build with the installed toolchain of this HIP release (default: the release `run` migrated DST "
+                   "for, else the newest installed).")
+@hipcc_option
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=2, show_default=True, help="Parallel compiles.")
 @click.option("--cmd", "command", default=None, help="Also run this build command in DST (with HIP_PLATFORM=amd).")
 @click.option("--project-build", is_flag=True, help="Also run DST's own migrated Makefile or CMake build.")
 @click.option("--no-compile-check", is_flag=True, help="Skip the per-unit compile checks (only the project build).")
+@click.option("--make-var", "make_var", multiple=True, metavar="NAME=VALUE",
+              help="Set a make variable, as `make NAME=VALUE` does: chooses the Makefile's branches for the compile "
+                   "checks and is passed to the project build (repeatable).")
+@click.option("--force", is_flag=True, help="Build a tree that `hipmigrate run` did not make (it writes "
+                                            "DST/.hipmigrate/build.json).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @guarded
-def build(dst: Path, offload_arch: tuple[str, ...], jobs: int, command: str | None, project_build: bool,
-          no_compile_check: bool, output_format: str) -> None:
+def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hipcc: str | None, jobs: int,
+          command: str | None, project_build: bool, no_compile_check: bool, make_var: tuple[str, ...], force: bool,
+          output_format: str) -> None:
     """Compile-check every migrated HIP unit of DST with hipcc for AMD targets."""
-    targets = offload_arch or Options().offload_arch
-    result = api.build(dst, targets, jobs, command, project_build, compile_units=not no_compile_check)
+    result = api.build(dst, tuple(offload_arch), jobs, command, project_build, compile_units=not no_compile_check,
+                       hip_version=hip_version, hipcc=hipcc, force=force, make_vars=make_vars(make_var))
     if output_format == "json":
         click.echo(build_render.render_json(result), nl=False)
     else:
@@ -187,6 +231,7 @@ def build(dst: Path, offload_arch: tuple[str, ...], jobs: int, command: str | No
 @guarded
 def diff(src: Path, **kw) -> None:
     """Print the unified diff of migrating SRC; write nothing."""
+    say_target(kw)
     _, result = api.analyse(src, make_options(kw), progress_factory(kw))
     if kw["output_format"] == "json":
         finish(result, "diff", "json")
@@ -205,6 +250,7 @@ def diff(src: Path, **kw) -> None:
 @guarded
 def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
+    say_target(kw)
     _, result = api.analyse(src, make_options(kw), progress_factory(kw))
     finish(result, "scan", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
 
@@ -226,15 +272,16 @@ def rules(code: str | None) -> None:
 
 @main.command()
 @offload_arch_option
+@hipcc_option
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @guarded
-def doctor(offload_arch: tuple[str, ...], output_format: str) -> None:
+def doctor(offload_arch: tuple[str, ...], hipcc: str | None, output_format: str) -> None:
     """Check this machine: can it build migrated code for AMD GPUs, and run it on one?
 
     Exit status 1 when building for AMD is blocked (no hipcc, a target hipcc rejects, HIP_PLATFORM=nvidia)."""
     from migrate.render import doctor as doctor_render
 
-    report = api.doctor(offload_arch or Options().offload_arch)
+    report = api.doctor(tuple(offload_arch), hipcc=hipcc)
     if output_format == "json":
         click.echo(doctor_render.render_json(report), nl=False)
     else:

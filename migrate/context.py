@@ -23,6 +23,14 @@ class FileContext:
         self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
         self.memo: dict[str, object] = {}  # what helper modules work out once per file for several rules
 
+    @cached_property
+    def targets(self) -> tuple[str, ...]:
+        """The AMD targets written into build files: --offload-arch, else those of the HIP version migrated for
+        (gfx942 from HIP 6 on, gfx90a and gfx940 before)."""
+        from migrate.targets import defaults_for
+
+        return self.options.offload_arch or defaults_for(self.target)
+
     def once(self, key: str, compute):
         """`compute(self)`, worked out the first time any rule asks for `key` in this file."""
         if key not in self.memo:

@@ -15,5 +15,5 @@ class Options:
     exclude: tuple[str, ...] = ()
     jobs: int = 1
     max_file_size: int = 64 * 1024 * 1024
-    offload_arch: tuple[str, ...] = ("gfx90a", "gfx940")  # AMD targets written into build files
+    offload_arch: tuple[str, ...] = ()  # AMD targets written into build files; () = the target HIP's defaults
     project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers

@@ -84,6 +84,20 @@ class Packs:
     headers: dict[str, Header]
     families: dict[str, str]  # family -> code
     newest: str  # the newest `since` any row names
+    releases: tuple[str, ...] = ()  # every HIP release a pack inspected or names as a `since`, oldest first
+
+    def check_release(self, text: str) -> str | None:
+        """Why `text` is no HIP release these packs can migrate for (None when it is one): major.minor between the
+        oldest and the newest release they know. A release between two known ones (6.3) is taken as the packs
+        read it: a name is there when its `since` is not newer."""
+        try:
+            key = version_tuple(text)
+        except ValueError:
+            return f"give major.minor, for example {self.newest}"
+        if not self.releases or not (version_tuple(self.releases[0]) <= key <= version_tuple(self.releases[-1])):
+            return (f"the mapping packs know HIP {self.releases[0]} to {self.releases[-1]} "
+                    f"({', '.join(self.releases)}); give one of those or a release between them")
+        return None
 
     def known(self, name: str) -> bool:
         return name in self.all_names
@@ -167,6 +181,7 @@ def load_packs(directory: Path) -> Packs:
     headers: dict[str, Header] = {}
     families: dict[str, str] = {}
     origin: dict[str, Path] = {}
+    releases: set[str] = set()
     overrides = directory / "overrides.toml"
     files = sorted(p for p in directory.glob("*.toml") if p != overrides)
     if not files:
@@ -178,6 +193,8 @@ def load_packs(directory: Path) -> Packs:
         if family in families or code in families.values():
             raise PackError(f"{path}: family '{family}' or code {code} is already used by another pack")
         families[family] = code
+        releases.update(head.get("inspected", []), [head["inspected_from"]] if "inspected_from" in head else [],
+                        (row["since"] for row in rows.values()), (row["since"] for row in heads.values() if "since" in row))
         for cuda, row in rows.items():
             if cuda in origin:
                 raise PackError(f"{path}: '{cuda}' is already mapped by {origin[cuda]}")
@@ -202,7 +219,8 @@ def load_packs(directory: Path) -> Packs:
             by_hip.setdefault(m.hip, m)
     newest = max([m.since for m in names.values()] + [h.since for h in headers.values() if h.since],
                  key=version_tuple, default="5.0")
-    return Packs(names, by_hip, unsupported, headers, families, newest)
+    known = tuple(sorted({f"{major}.{minor}" for major, minor in map(version_tuple, releases)}, key=version_tuple))
+    return Packs(names, by_hip, unsupported, headers, families, newest, known)
 
 
 def rules_root() -> Path:

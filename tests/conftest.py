@@ -37,6 +37,20 @@ def hipcc() -> str:
 
 
 @pytest.fixture(scope="session")
+def hipcc64() -> str:
+    """The HIP 6.4 toolchain's hipcc (scripts/install-toolchain puts it in a Debian sid root)."""
+    from migrate import toolchain
+
+    path = toolchain.TOOLCHAIN / "hip-6.4" / "bin" / "hipcc"
+    if not path.is_file():
+        if REQUIRE_TOOLS:
+            pytest.fail(f"the HIP 6.4 toolchain is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1) but {path} is missing: "
+                        "run scripts/install-toolchain")
+        pytest.skip(f"no HIP 6.4 toolchain at {path} (scripts/install-toolchain installs it)")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
 def hipify() -> str:
     return need_tool("hipify-perl")
 

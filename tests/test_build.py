@@ -2,6 +2,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from migrate.build import diagnostics
 from tests.helpers import cli
 
@@ -32,19 +34,25 @@ def test_broken_project_findings_at_the_original_lines_with_causes(tmp_path, hip
     assert saved["units"] == doc["units"]
 
 
-def test_clean_tree_builds_for_both_default_targets(tmp_path, hipcc):
+@pytest.mark.parametrize("version, hipcc_of, targets", [
+    ("5.2", "hipcc", ["gfx90a", "gfx940"]),  # Debian's HIP 5.2: MI200 and the first MI300 target
+    ("6.4", "hipcc64", ["gfx942"]),  # HIP 6.4 (clang 21): MI300X
+])
+def test_clean_tree_builds_for_the_default_targets_of_the_release_it_was_migrated_for(tmp_path, request, version,
+                                                                                        hipcc_of, targets):
+    hipcc = request.getfixturevalue(hipcc_of)
     src = tmp_path / "src"
     src.mkdir()
     (src / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
                               "int main() { float* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n")
     (src / "host.cpp").write_text("int host_only() { return 1; }\n")
-    assert cli("run", src, "--out", tmp_path / "out").exit_code == 0
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", version).exit_code == 0
     result = cli("build", tmp_path / "out", "--output-format", "json")
     assert result.exit_code == 0, result.stdout
     doc = json.loads(result.stdout)
-    assert [(u["path"], u["target"], u["status"]) for u in doc["units"]] == [
-        ("k.cu", "gfx90a", "ok"), ("k.cu", "gfx940", "ok")]
+    assert [(u["path"], u["target"], u["status"]) for u in doc["units"]] == [("k.cu", t, "ok") for t in targets]
     assert doc["skipped"] == ["host.cpp"]
+    assert doc["hip_version"].startswith(version) and doc["hipcc"] == hipcc
 
 
 def test_build_leaves_nothing_in_the_temporary_folder(tmp_path, hipcc, monkeypatch):
@@ -83,12 +91,111 @@ def test_separate_compilation_units_check_with_relocatable_device_code(tmp_path,
     assert "-fgpu-rdc" in units[1]["command"] and "-fgpu-rdc" not in units[0]["command"]
 
 
-def test_build_usage_errors(tmp_path, hipcc):
+def test_build_usage_errors(tmp_path, hipcc, hipcc64):
     missing = cli("build", tmp_path / "nope")
     assert missing.exit_code == 2 and "not a folder" in missing.stderr
-    (tmp_path / "t").mkdir()
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = 1; }\n")
+    assert cli("run", src, "--out", tmp_path / "t", "--hip-version", "5.2").exit_code == 0
     bad = cli("build", tmp_path / "t", "--offload-arch", "gfx1100")
-    assert bad.exit_code == 2 and "cannot compile for it" in bad.stderr
+    assert bad.exit_code == 2
+    assert f"--offload-arch gfx1100: HIP 5.2 ({hipcc}) (Debian clang version 15.0.6) cannot compile for it; " \
+           f"HIP 6.4 ({hipcc64}) can: pass --hip-version 6.4" in bad.stderr
+    nvidia = cli("build", tmp_path / "t", "--offload-arch", "sm_80")
+    assert nvidia.exit_code == 2
+    assert "--offload-arch 'sm_80': not an AMD GPU target (an NVIDIA architecture: AMD targets are gfx names); " \
+           "known targets: gfx900, gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942, gfx950, gfx1030" in nvidia.stderr
+    typo = cli("build", tmp_path / "t", "--offload-arch", "gfx9420")
+    assert typo.exit_code == 2 and "--offload-arch 'gfx9420': not an AMD GPU target; known targets: gfx900" in typo.stderr
+    future = cli("build", tmp_path / "t", "--hip-version", "9.9")
+    assert future.exit_code == 2
+    assert "--hip-version '9.9': the mapping packs know HIP 5.2 to 7.0 (5.2, 5.3, 5.4, 5.5, 5.7, 6.0, 6.1, 6.4, 7.0); " \
+           "give one of those or a release between them" in future.stderr
+    not_installed = cli("build", tmp_path / "t", "--hip-version", "6.1")
+    assert not_installed.exit_code == 2
+    assert f"no HIP 6.1 toolchain installed (found: HIP 6.4 ({hipcc64}), HIP 5.2 ({hipcc})); install ROCm 6.1" \
+        in not_installed.stderr
+    assert cli("run", src, "--out", tmp_path / "t2", "--offload-arch", "gfx94").exit_code == 2
+
+
+def test_build_refuses_a_tree_run_did_not_make_unless_forced(tmp_path, hipcc):
+    tree = tmp_path / "cuda"
+    tree.mkdir()
+    (tree / "k.cu").write_text("#include <cuda_runtime.h>\n__global__ void k(float* a) { a[threadIdx.x] = 1; }\n")
+    refused = cli("build", tree, "--hip-version", "5.2")
+    assert refused.exit_code == 2
+    assert (f"{tree}: no .hipmigrate/run.json, so `hipmigrate run` did not make this tree and its sources may still "
+            "be CUDA; migrate it first (hipmigrate run SRC --out DST) or pass --force") in refused.stderr
+    assert sorted(p.name for p in tree.iterdir()) == ["k.cu"]  # nothing written
+    forced = cli("build", tree, "--hip-version", "5.2", "--offload-arch", "gfx90a", "--force", "--output-format", "json")
+    assert forced.exit_code == 1
+    finding = json.loads(forced.stdout)["units"][0]["findings"][0]
+    assert (finding["path"], finding["line"], finding["code"]) == ("k.cu", 1, "BLD901")
+    assert (tree / ".hipmigrate" / "build.json").is_file()
+
+
+@pytest.mark.parametrize("how", ["run --build", "build"])
+def test_relative_output_folder_builds(tmp_path, hipcc, monkeypatch, how):
+    """hipcc runs in each unit's folder: the paths it is given must not be relative to the current folder."""
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "sub" / "k.cu").write_text("#include <cuda_runtime.h>\n#include \"k.h\"\n"
+                                      "__global__ void k(float* a) { a[threadIdx.x] = SCALE; }\n")
+    (src / "sub" / "k.h").write_text("#define SCALE 2\n")
+    monkeypatch.chdir(tmp_path)
+    args = ["--hip-version", "5.2", "--offload-arch", "gfx90a", "--output-format", "json"]
+    if how == "build":
+        assert cli("run", "src", "--out", "rel/out", "--hip-version", "5.2").exit_code == 0
+        result = cli("build", "rel/out", *args)
+        doc = json.loads(result.stdout)
+    else:
+        result = cli("run", "src", "--out", "rel/out", "--build", *args)
+        doc = json.loads(result.stdout)["build"]
+    assert result.exit_code == 0, result.stdout
+    assert [(u["path"], u["status"], len(u["findings"])) for u in doc["units"]] == [("sub/k.cu", "ok", 0)]
+    assert doc["root"] == str(tmp_path / "rel" / "out")
+
+
+def test_a_failed_unit_shows_the_first_error_and_a_shared_header_error_once(tmp_path, hipcc, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # the table row on one line
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "common.h").write_text("#pragma once\ninline int helper() { return undefined_in_header; }\n")
+    for name in ("a", "b", "c"):
+        (src / f"{name}.cu").write_text(f'#include "common.h"\n__global__ void {name}(int* p) {{ p[0] = helper(); }}\n')
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "5.2").exit_code == 0
+    result = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--offload-arch", "gfx940")
+    assert result.exit_code == 1
+    rows = [line.split("│")[1:-1] for line in result.stdout.splitlines() if line.startswith("│")]
+    assert [[cell.strip() for cell in row if cell.strip()] for row in rows][:2] == [
+        ["a.cu", "gfx90a", "failed", row_seconds(rows[0]), "2",
+         "BLD903 common.h:2: use of undeclared identifier 'undefined_in_header'"],
+        ["a.cu", "gfx940", "failed", row_seconds(rows[1]), "2",
+         "BLD903 common.h:2: use of undeclared identifier 'undefined_in_header'"]]
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("common.h:2:")]
+    assert lines == ["common.h:2:30: BLD903 undeclared identifier: use of undeclared identifier "
+                     "'undefined_in_header' (x6, 3 units)"]
+
+
+def row_seconds(row: list[str]) -> str:
+    return row[3].strip()
+
+
+def test_a_header_of_a_newer_release_says_which_release_has_it(tmp_path, hipcc):
+    """bfloat16 code migrated for HIP 6.4 includes hip/hip_bf16.h (HIP 5.7 and later): built with HIP 5.2, the
+    missing header is reported as needing 5.7."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bf.cu").write_text("#include <cuda_bf16.h>\n"
+                               "__global__ void k(__nv_bfloat16* p) { p[0] = __float2bfloat16(1.0f); }\n")
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.4").exit_code == 0
+    result = cli("build", tmp_path / "out", "--hip-version", "5.2", "--offload-arch", "gfx90a", "--output-format", "json")
+    assert result.exit_code == 1
+    finding = json.loads(result.stdout)["units"][0]["findings"][0]
+    assert (finding["line"], finding["code"]) == (1, "BLD908")
+    assert finding["message"] == ("HIP API newer than this hipcc's HIP (gfx90a): 'hip/hip_bf16.h' file not found "
+                                  "(HIP 5.7 and later have it: build with --hip-version 5.7 or newer)")
 
 
 def test_diagnostics_are_classified_by_cause():
@@ -144,7 +251,7 @@ def test_without_hipcc_the_message_says_how_to_install_it(tmp_path):
     root = Path(__file__).resolve().parent.parent
     (tmp_path / "t").mkdir()
     env = {"PATH": str(tmp_path / "no-tools"), "PYTHONPATH": str(root), "HOME": str(tmp_path),
-           "ROCM_PATH": str(tmp_path / "no-rocm")}
+           "ROCM_PATH": str(tmp_path / "no-rocm"), "HIPMIGRATE_TOOLCHAIN": str(tmp_path / "no-toolchain")}
     proc = subprocess.run([sys.executable, "-m", "migrate", "build", str(tmp_path / "t")], capture_output=True,
                           text=True, env=env, cwd=root)
     assert proc.returncode == 2

@@ -341,7 +341,7 @@ def test_checks_are_injectable():
 
     report = checks.run(amd_machine(), TARGETS, checks=(checks.check_hipcc, only_hipcc))
     assert [c.name for c in report.checks] == ["hipcc", "custom"]
-    assert len(CHECKS) == 19
+    assert len(CHECKS) == 20
 
 
 def test_api_rejects_a_target_that_is_not_amd():
@@ -358,14 +358,14 @@ def doctor(*args: str, env: dict[str, str] | None = None):
     return CliRunner().invoke(main, ["doctor", *args], env=env, catch_exceptions=False)
 
 
-def test_real_doctor_prints_a_table_and_the_verdict(hipcc):
+def test_real_doctor_prints_a_table_and_the_verdict(hipcc, hipcc64):
     result = doctor()
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("hipmigrate doctor: targets gfx90a, gfx940\n")
+    assert out.startswith("hipmigrate doctor: targets gfx942\n")  # the default toolchain's: HIP 6.4
     assert "┃ status" in out and "detail and fix" in out
-    for name in ("hipcc", "hipconfig", "hip-clang", "target gfx90a", "target gfx940", "/dev/kfd", "groups",
-                 "pytorch", "env HIP_PLATFORM"):
+    for name in ("hipcc", "toolchain HIP 6.4 (default)", "toolchain HIP 5.2", "hipconfig", "hip-clang",
+                 "target gfx942", "/dev/kfd", "groups", "pytorch", "env HIP_PLATFORM"):
         assert name in out
     assert "build: Can build for AMD: hipcc (HIP " in out
     if not Path("/dev/kfd").exists():
@@ -373,11 +373,30 @@ def test_real_doctor_prints_a_table_and_the_verdict(hipcc):
                 in out)
 
 
-def test_real_doctor_json(hipcc):
+def test_real_doctor_json_lists_both_toolchains_with_their_probed_targets(hipcc, hipcc64):
     result = doctor("--output-format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) == {"schema", "command", "checks", "summary"} and doc["command"] == "doctor"
+    assert [(t["hipcc"], t["hip_version"], t["clang"], t["default"], t["compiles"], t["rejects"])
+            for t in doc["toolchains"]] == [
+        (hipcc64, "6.4", "Debian clang version 21.1.8", True,
+         ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"], ["gfx940"]),
+        (hipcc, "5.2", "Debian clang version 15.0.6", False,
+         ["gfx908", "gfx90a", "gfx940", "gfx1030"], ["gfx942", "gfx950", "gfx1100", "gfx1201"]),
+    ]
+    summary = doc["summary"]
+    assert summary["can_build"] is True and summary["targets"] == ["gfx942"]
+    by_name = {c["name"]: c for c in doc["checks"]}
+    assert by_name["hipcc"]["detail"].startswith(hipcc64) and by_name["target gfx942"]["status"] == "ok"
+    assert by_name["toolchain HIP 5.2"]["detail"].startswith(f"{hipcc} (found in PATH; Debian clang version 15.0.6); "
+                                                              "compiles for gfx908, gfx90a, gfx940, gfx1030; not for")
+
+
+def test_real_doctor_json_with_a_chosen_hipcc(hipcc):
+    result = doctor("--output-format", "json", "--hipcc", hipcc)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"schema", "command", "checks", "summary", "toolchains"} and doc["command"] == "doctor"
     for c in doc["checks"]:
         assert set(c) == {"name", "status", "area", "detail", "fix"}
         assert c["status"] in ("ok", "warning", "error", "info") and c["area"] in ("build", "run")
@@ -413,4 +432,4 @@ def test_real_doctor_reports_visible_devices_conflict(hipcc):
 def test_real_doctor_usage_error():
     result = doctor("--offload-arch", "sm_80")
     assert result.exit_code == 2
-    assert "give an AMD target such as gfx90a" in result.stderr
+    assert "--offload-arch 'sm_80': not an AMD GPU target (an NVIDIA architecture" in result.stderr

@@ -16,7 +16,7 @@ from migrate.options import Options
 from migrate.packs import default_packs
 from tests.helpers import write_tree
 
-OPTIONS = Options(hip_version="6.2")
+OPTIONS = Options(hip_version="6.2", offload_arch=("gfx90a", "gfx940"))  # two targets: a list with ";"
 ENV_CODES = {f"PY0{n}" for n in range(20, 40)}
 
 LAUNCHER = '''\

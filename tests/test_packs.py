@@ -12,7 +12,6 @@ from migrate.options import Options
 from migrate.packs import PackError, default_packs, load_packs, rules_root, version_tuple
 from migrate.registry import default_registry
 from migrate.testing import row_snippet
-from migrate.toolchain import installed_hip_version
 
 PACKS = default_packs()
 FAMILIES = sorted(PACKS.families)
@@ -90,16 +89,21 @@ def declared_names(include_dir: Path) -> set[str]:
     return names
 
 
-def test_runtime_names_against_installed_hip_headers(hipcc):
-    """A runtime row whose `since` is at or below the installed HIP must name something its headers declare;
-    one the headers declare must not claim a newer `since`."""
-    installed = installed_hip_version()
+@pytest.mark.parametrize("which", ["hipcc", "hipcc64"])
+def test_runtime_names_against_installed_hip_headers(request, which):
+    """A runtime row whose `since` is at or below an installed HIP (Debian's 5.2, and 6.4 in its root) must name
+    something its headers declare; one the headers declare must not claim a newer `since`."""
+    from migrate import toolchain
+
+    tc = toolchain.choose(hipcc=request.getfixturevalue(which))
+    installed = tc.short_version
     assert installed, "hipconfig --version gave no version"
-    declared = declared_names(Path("/usr/include/hip"))
+    include = Path("/usr/include/hip") if tc.enter is None else Path(tc.enter).parent.parent / "root/usr/include/hip"
+    declared = declared_names(include)
     rows = [m for m in PACKS.names.values() if m.family == "runtime"]
     missing = [m.hip for m in rows if version_tuple(m.since) <= version_tuple(installed) and m.hip not in declared]
     too_new = [m.hip for m in rows if version_tuple(m.since) > version_tuple(installed) and m.hip in declared]
-    assert missing == [], f"claimed in HIP <= {installed} but not declared in /usr/include/hip: {missing[:20]}"
+    assert missing == [], f"claimed in HIP <= {installed} but not declared in {include}: {missing[:20]}"
     assert too_new == [], f"declared in HIP {installed} but marked newer: {too_new[:20]}"
 
 

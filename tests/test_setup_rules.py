@@ -11,7 +11,7 @@ from migrate.model import FileStatus, Severity
 from migrate.options import Options
 from tests.helpers import write_tree
 
-OPTIONS = Options(hip_version="6.2")
+OPTIONS = Options(hip_version="6.2", offload_arch=("gfx90a", "gfx940"))
 
 SETUP = '''\
 """Build script of the fused_ops PyTorch extension (built with nvcc -O3 --use_fast_math)."""

@@ -263,7 +263,7 @@ def needs_hip_language(ctx: CMakeContext) -> bool:
 
 def amd_architectures(ctx: CMakeContext) -> str:
     """The configured AMD targets as a CMake list: "gfx90a;gfx940"."""
-    return ";".join(ctx.options.offload_arch)
+    return ";".join(ctx.targets)
 
 
 # ------------------------------------------------------------------------------------------ option words

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<level>fatal error|error|warning): "
                         r"(?P<message>.*)$", re.M)
@@ -36,24 +37,35 @@ class Diagnostic:
     message: str
     cause: str
     code: str
+    needs: str = ""  # the HIP release that has the missing name or header, when the packs know it
 
 
 NEWER = ("newer-hip-api", "BLD908", "HIP API newer than this hipcc's HIP")
 UNDECLARED_NAME = re.compile(r"undeclared identifier '(\w+)'|unknown type name '(\w+)'|no member named '(\w+)'")
 
 
-def classify(message: str, newer_hip_names: frozenset[str] = frozenset()) -> tuple[str, str]:
-    """The cause of an error message; `newer_hip_names` are HIP names the installed HIP does not have yet."""
+MISSING_HEADER = re.compile(r"'([^']+)' file not found")
+
+
+def classify(message: str, newer_hip_names: Mapping[str, str] | frozenset[str] = frozenset(),
+             newer_headers: Mapping[str, str] | None = None) -> tuple[str, str, str]:
+    """(cause, code, release that has it) of an error message; `newer_hip_names` and `newer_headers` are the HIP
+    names and headers the installed HIP does not have yet (with the release that does, where known)."""
     m = UNDECLARED_NAME.search(message)
-    if m and (m.group(1) or m.group(2) or m.group(3)) in newer_hip_names:
-        return NEWER[0], NEWER[1]
+    name = m and (m.group(1) or m.group(2) or m.group(3))
+    if name and name in newer_hip_names:
+        return NEWER[0], NEWER[1], newer_hip_names.get(name, "") if isinstance(newer_hip_names, Mapping) else ""
+    m = MISSING_HEADER.search(message)
+    if m and newer_headers and m.group(1) in newer_headers:
+        return NEWER[0], NEWER[1], newer_headers[m.group(1)]
     for cause, code, _, pattern in CAUSES:
         if pattern.search(message):
-            return cause, code
-    return "other", "BLD906"
+            return cause, code, ""
+    return "other", "BLD906", ""
 
 
-def parse(output: str, newer_hip_names: frozenset[str] = frozenset()) -> list[Diagnostic]:
+def parse(output: str, newer_hip_names: Mapping[str, str] | frozenset[str] = frozenset(),
+          newer_headers: Mapping[str, str] | None = None) -> list[Diagnostic]:
     found, seen = [], set()
     for m in DIAGNOSTIC.finditer(output):
         level = "error" if "error" in m.group("level") else "warning"
@@ -62,8 +74,10 @@ def parse(output: str, newer_hip_names: frozenset[str] = frozenset()) -> list[Di
         if key in seen:  # one diagnostic per offload target and host pass: report it once
             continue
         seen.add(key)
-        cause, code = classify(message, newer_hip_names) if level == "error" else ("warning", "BLD907")
-        found.append(Diagnostic(m.group("path"), int(m.group("line")), int(m.group("col")), level, message, cause, code))
+        cause, code, needs = (classify(message, newer_hip_names, newer_headers) if level == "error"
+                              else ("warning", "BLD907", ""))
+        found.append(Diagnostic(m.group("path"), int(m.group("line")), int(m.group("col")), level, message, cause,
+                                code, needs))
     return found
 
 

@@ -13,6 +13,7 @@ current folder) upwards, as ruff looks for `[tool.ruff]`. Keys (command-line opt
     cache = true
     cache-dir = ".hipmigrate/cache"
     unsafe-fixes = false           # suggest: also apply fixes graded unsafe
+    hipcc = "/opt/rocm-6.4.1/bin/hipcc"   # build: the toolchain to compile with
 
 Relative paths are taken from the folder holding the pyproject.toml. An unknown key, or a value of the wrong
 type, is a usage error.
@@ -27,7 +28,7 @@ from migrate.stages.scan import UsageError
 
 KEYS: dict[str, type | tuple[type, ...]] = {
     "select": list, "ignore": list, "min-severity": str, "baseline": str, "exclude": list, "hip-version": str,
-    "cache": bool, "cache-dir": str, "unsafe-fixes": bool,
+    "cache": bool, "cache-dir": str, "unsafe-fixes": bool, "hipcc": str,
 }
 
 

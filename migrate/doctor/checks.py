@@ -48,6 +48,21 @@ def check_hipcc(p: Probe, targets: Targets) -> Check:
     return Check("hipcc", OK, f"{path}, HIP {version}" if version else f"{path}, HIP version unknown (no hipconfig)")
 
 
+def check_toolchains(p: Probe, targets: Targets) -> tuple[Check, ...]:
+    """One line per HIP toolchain found: its version, where it is, and the targets it compiles for (probed)."""
+    out = []
+    for tc in p.toolchains:
+        label = f"toolchain HIP {tc.hip_version or '?'}" + (" (default)" if tc.default else "")
+        compiles = ", ".join(tc.compiles) or "no probed target"
+        detail = (f"{tc.hipcc} (found in {tc.origin}; {tc.clang or 'clang unknown'}); compiles for {compiles}"
+                  + (f"; not for {', '.join(tc.rejects)}" if tc.rejects else ""))
+        if tc.default:
+            detail += "; used by run, scan and build unless --hip-version or --hipcc picks another"
+        out.append(Check(label, OK if tc.compiles else WARNING, detail,
+                         None if tc.compiles else "check the toolchain's device libraries (rocm-device-libs)"))
+    return tuple(out)
+
+
 def check_hipconfig(p: Probe, targets: Targets) -> Check:
     path = p.tools.get("hipconfig")
     if path is None:
@@ -335,7 +350,7 @@ def check_hip_platform_env(p: Probe, targets: Targets) -> Check:
 
 
 CHECKS: tuple[CheckFn, ...] = (
-    check_hipcc, check_hipconfig, check_clang, check_platform, check_nvcc, check_targets,
+    check_hipcc, check_toolchains, check_hipconfig, check_clang, check_platform, check_nvcc, check_targets,
     check_rocminfo, check_rocm_smi, check_amd_smi, check_gpus, check_gpu_targets,
     check_kfd, check_render_nodes, check_groups, check_hip_runtime,
     check_torch, check_visible_devices, check_hsa_override, check_hip_platform_env,
@@ -348,7 +363,7 @@ def run(p: Probe, targets: Iterable[str], checks: Iterable[CheckFn] = CHECKS) ->
     for fn in checks:
         result = fn(p, targets)
         found.extend(result if isinstance(result, tuple) else (result,))
-    return DoctorReport(tuple(found), summarize(found, p, targets))
+    return DoctorReport(tuple(found), summarize(found, p, targets), p.toolchains)
 
 
 def summarize(checks: Iterable[Check], p: Probe, targets: Targets) -> Summary:

@@ -47,6 +47,19 @@ class Gpu:
 
 
 @dataclass(frozen=True)
+class ToolchainInfo:
+    """One HIP toolchain found on the machine, with the AMD targets it was probed for."""
+    hipcc: str
+    hip_version: str | None  # major.minor
+    full_version: str | None  # as hipconfig prints it
+    clang: str | None
+    origin: str  # where it was found (PATH, hipmigrate, /opt/rocm-6.4.0, --hipcc, ...)
+    compiles: tuple[str, ...]  # targets a one-line kernel compiled for
+    rejects: tuple[str, ...]  # targets it failed for
+    default: bool = False  # the toolchain used when none is chosen (the newest)
+
+
+@dataclass(frozen=True)
 class Summary:
     can_build: bool
     can_run: bool
@@ -64,6 +77,7 @@ class Summary:
 class DoctorReport:
     checks: tuple[Check, ...]
     summary: Summary
+    toolchains: tuple[ToolchainInfo, ...] = ()
 
     def counts(self) -> dict[str, int]:
         return {s.value: sum(1 for c in self.checks if c.status is s) for s in Status}

@@ -16,11 +16,13 @@ import pwd
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
 from migrate import toolchain
+from migrate.doctor.model import ToolchainInfo
 
 # The commands the doctor runs, by the key their output is stored under (written as a user would type them).
 HIPCONFIG_VERSION = "hipconfig --version"
@@ -104,14 +106,24 @@ class Probe:
     rocm_release: str | None = None  # $ROCM_PATH/.info/version of an AMD ROCm install
     torch_installed: bool = False  # importable by the Python running hipmigrate
     python: str = "python"
+    toolchains: tuple[ToolchainInfo, ...] = ()  # every HIP toolchain found, the default (newest) first
 
     def output(self, key: str) -> Output | None:
         return self.outputs.get(key)
 
     @classmethod
-    def of_this_machine(cls, targets: Iterable[str]) -> "Probe":
-        """Run the real tools. Takes seconds: one small hipcc compile per target, and a Python importing torch."""
+    def of_this_machine(cls, targets: Iterable[str], hipcc: str | None = None) -> "Probe":
+        """Run the real tools. Takes seconds: one small compile per toolchain and target, and a Python importing
+        torch. The hipcc and hipconfig checked in detail are those of the default toolchain (`hipcc`, else the
+        newest found)."""
+        targets = tuple(targets)
+        found = toolchain.discover_all(hipcc)
         tools = {name: path for name in TOOLS if (path := _find(name))}
+        if found:
+            tools["hipcc"] = found[0].hipcc
+            tools.pop("hipconfig", None)
+            if found[0].hipconfig:
+                tools["hipconfig"] = found[0].hipconfig
         env = {name: os.environ[name] for name in ENV_NAMES if name in os.environ}
         outputs: dict[str, Output] = {}
 
@@ -139,11 +151,29 @@ class Probe:
             outputs[TORCH_VERSIONS] = _run(
                 [sys.executable, "-c", "import torch; print(torch.__version__, torch.version.hip, torch.version.cuda)"],
                 False, TORCH_TIMEOUT)
-        accepted = {t: toolchain.accepts_target(t) for t in targets} if "hipcc" in tools else {}
+        infos = _toolchains(found, targets)
+        accepted = {t: t in infos[0].compiles for t in targets} if infos else {}
         return cls(tools=tools, outputs=outputs, env=env, accepted=accepted, kfd=_node("/dev/kfd"),
                    render_nodes=tuple(n for p in sorted(glob.glob("/dev/dri/renderD*")) if (n := _node(p))),
                    user=_user(), hip_runtime=_hip_runtime(), rocm_release=_rocm_release(),
-                   torch_installed=torch_installed, python=sys.executable)
+                   torch_installed=torch_installed, python=sys.executable, toolchains=infos)
+
+
+# The targets each toolchain is probed for besides the ones asked about: the current Instinct and Radeon families.
+PROBED_TARGETS = ("gfx908", "gfx90a", "gfx940", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201")
+
+
+def _toolchains(found: tuple[toolchain.Toolchain, ...], targets: tuple[str, ...]) -> tuple[ToolchainInfo, ...]:
+    """Each toolchain with the targets a one-line kernel really compiles for (the compiles run in parallel)."""
+    wanted = tuple(dict.fromkeys((*PROBED_TARGETS, *targets)))
+    pairs = [(tc, t) for tc in found for t in wanted]
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(lambda pair: toolchain.accepts_target(pair[0].hipcc, pair[1]), pairs))
+    ok = {(tc.hipcc, t): r for (tc, t), r in zip(pairs, results)}
+    return tuple(ToolchainInfo(tc.hipcc, tc.short_version, tc.hip_version, tc.clang, tc.origin,
+                               tuple(t for t in wanted if ok[(tc.hipcc, t)]),
+                               tuple(t for t in wanted if not ok[(tc.hipcc, t)]), i == 0)
+                 for i, tc in enumerate(found))
 
 
 def _find(name: str) -> str | None:

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from migrate.model import BuildResult
 from migrate.render.json import finding_dict
 
 SCHEMA_VERSION = 1
+TARGET = re.compile(r" \((?:gfx[0-9a-z]+[^()]*|project build)\): ")  # the target a finding's message names
 
 
 def as_dict(result: BuildResult) -> dict:
@@ -33,32 +36,56 @@ def render_json(result: BuildResult) -> str:
     return json.dumps(as_dict(result), indent=2) + "\n"
 
 
+def first_error(findings) -> str:
+    """hipcc's own first error of a unit, as `CODE path:line: message` (the message without the cause's title)."""
+    for f in findings:
+        if f.severity.label == "error":
+            return f"{f.code} {f.span.path}:{f.span.line}: {diagnostic_text(f)}"
+    return ""
+
+
+def diagnostic_text(f) -> str:
+    """What the compiler said: the finding's message without the cause title and target put before it."""
+    return f.matched or f.message.split(": ", 1)[-1]
+
+
 def render_text(result: BuildResult, console: Console) -> None:
     ok = sum(1 for u in result.units if u.status == "ok")
     console.print(f"[bold]hipmigrate build[/]: {len(result.units)} compiles ({ok} ok) of "
                   f"{len({u.path for u in result.units})} units for {', '.join(result.targets)} with hipcc "
-                  f"{result.hip_version}; {len(result.skipped)} plain C/C++ units left to the project's build")
+                  f"{result.hip_version} ({result.hipcc}); {len(result.skipped)} plain C/C++ units left to the "
+                  "project's build", highlight=False)
     if result.units:
         table = Table(title_justify="left")
-        for column in ("unit", "target", "status", "seconds", "errors"):
-            table.add_column(column, justify="right" if column in ("seconds", "errors") else "left")
+        for column in ("unit", "target", "status", "seconds", "errors", "first error"):
+            table.add_column(column, justify="right" if column in ("seconds", "errors") else "left",
+                             overflow="fold" if column == "first error" else "ellipsis")
         for u in result.units:
             errors = sum(1 for f in u.findings if f.severity.label == "error")
             style = "green" if u.status == "ok" else "red"
-            table.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors))
+            table.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
+                          Text(first_error(u.findings) if u.status != "ok" else ""))
         console.print(table)
     findings = [f for f in result.findings if f.severity.label == "error"]
     if findings:
         by_cause = Counter(f.code for f in findings)
         console.print("errors by cause: " + ", ".join(f"{code} {n}" for code, n in sorted(by_cause.items())))
-        seen = set()
-        for f in findings:
-            key = (f.span.path, f.span.line, f.message.split(": ", 1)[-1])
-            if key in seen:
-                continue
-            seen.add(key)
-            console.print(f"  {f.span.path}:{f.span.line}:{f.span.column}: {f.code} {f.message}",
-                          markup=False, highlight=False)
+        # one line per distinct diagnostic: the same error of a shared header, met by many units and targets,
+        # is printed once with the number of compiles and units that gave it
+        groups: dict[tuple, list] = {}
+        sources = [(u.path, u.findings) for u in result.units]
+        if result.project is not None:
+            sources.append(("project build", result.project.findings))
+        for unit, unit_findings in sources:
+            for f in unit_findings:
+                if f.severity.label == "error":
+                    key = (f.span.path, f.span.line, f.span.column, f.code, diagnostic_text(f))
+                    groups.setdefault(key, []).append((unit, f))
+        for (path, line, column, code, text), same in groups.items():
+            units = len({unit for unit, _ in same})
+            times = f" (x{len(same)}, {units} unit{'s' if units != 1 else ''})" if len(same) > 1 else ""
+            message = TARGET.sub(": ", same[0][1].message, count=1)
+            console.print(f"  {path}:{line}:{column}: {code} {message}{times}", markup=False, highlight=False)
     if result.project is not None:
         p = result.project
         console.print(f"project build `{p.command}`: {p.status} in {p.seconds:.1f} s", markup=False)

@@ -3,7 +3,9 @@
 JSON: {"schema": 1, "command": "doctor",
        "checks": [{"name", "status" (ok|warning|error|info), "area" (build|run), "detail", "fix" (str|null)}, ...],
        "summary": {"can_build", "can_run", "message", "build", "run", "targets": [...],
-                   "gpus": [{"index", "gfx", "name", "compute_units", "source"}], "counts": {"ok": n, ...}}}
+                   "gpus": [{"index", "gfx", "name", "compute_units", "source"}], "counts": {"ok": n, ...}},
+       "toolchains": [{"hipcc", "hip_version" (major.minor), "full_version", "clang", "origin", "default",
+                       "compiles": [targets], "rejects": [targets]}, ...]}
 """
 from __future__ import annotations
 
@@ -33,6 +35,9 @@ def as_dict(report: DoctorReport) -> dict:
                       "source": g.source} for g in s.gpus],
             "counts": report.counts(),
         },
+        "toolchains": [{"hipcc": t.hipcc, "hip_version": t.hip_version, "full_version": t.full_version,
+                        "clang": t.clang, "origin": t.origin, "default": t.default, "compiles": list(t.compiles),
+                        "rejects": list(t.rejects)} for t in report.toolchains],
     }
 
 

@@ -33,3 +33,16 @@ def run_state(result: MigrationResult, unsafe_fixes: bool = False) -> dict[str, 
     """The files of .hipmigrate/ that `run` writes with the output tree, by path relative to it. On one line:
     json's C encoder writes it 3-4 times faster than with indentation (0.3 s instead of 1 s for 2,000 files)."""
     return {f"{STATE}/{RUN_FILE}": (json.dumps(run_document(result, unsafe_fixes)) + "\n").encode()}
+
+
+def migrated_for(root) -> str | None:
+    """The HIP release `run` migrated the tree at `root` for (run.json's hip_version), None without one."""
+    from pathlib import Path
+
+    try:
+        with open(Path(root) / STATE / RUN_FILE, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    version = doc.get("hip_version") or (doc.get("summary") or {}).get("hip_version")
+    return version if isinstance(version, str) else None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pathspec
 
+from migrate.errors import UsageError  # noqa: F401  (re-exported: the stages raise it)
 from migrate.options import Options
 
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
@@ -29,18 +30,13 @@ TYPE_DECL = re.compile(rb"\b(?:struct|class|union|enum)[ \t]+(?:__align__\(\w+\)
                        rb"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)[ \t]*;|\busing[ \t]+([A-Za-z_]\w*)[ \t]*=")
 
 
-class UsageError(Exception):
-    """Bad arguments or a bad tree: exit status 2, with a message that says what to do."""
-
-
 def given_hip_version(text: str) -> str:
-    """A --hip-version value, checked: "major.minor"."""
-    from migrate.packs import version_tuple
+    """A --hip-version value, checked against the releases the mapping packs know: "major.minor"."""
+    from migrate.packs import default_packs
 
-    try:
-        version_tuple(text)
-    except ValueError:
-        raise UsageError(f"--hip-version {text!r}: give major.minor, for example 6.2") from None
+    problem = default_packs().check_release(text)
+    if problem:
+        raise UsageError(f"--hip-version {text!r}: {problem}")
     return text
 
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from migrate import toolchain
-from migrate.build import diagnostics, flags
+from migrate.build import diagnostics, flags, torch_ext
 from migrate.build.linemap import LineMap
 from migrate.model import BuildResult, CommandResult, Finding, RuleKind, Severity, Span, UnitResult
 from migrate.packs import default_packs, version_tuple
@@ -48,8 +48,9 @@ def source_root(root: Path) -> Path | None:
 class Mapper:
     """Diagnostics on migrated files, mapped to the original files' lines."""
 
-    def __init__(self, root: Path, source: Path | None, newer: frozenset[str] = frozenset()):
-        self.root, self.source, self.newer = root, source, newer
+    def __init__(self, root: Path, source: Path | None, newer: dict[str, str] | None = None,
+                 headers: dict[str, str] | None = None):
+        self.root, self.source, self.newer, self.headers = root, source, newer or {}, headers or {}
         self._maps: dict[str, LineMap | None] = {}
 
     def finding(self, d: diagnostics.Diagnostic, target: str) -> Finding:
@@ -61,6 +62,8 @@ class Mapper:
         line = self._line(rel, d.line)
         severity = Severity.ERROR if d.level == "error" else Severity.WARNING
         message = f"{diagnostics.title(d.cause)} ({target}): {d.message}"
+        if d.needs:
+            message += f" (HIP {d.needs} and later have it: build with --hip-version {d.needs} or newer)"
         return Finding(d.code, RuleKind.BUILD, severity, message, Span(rel, 0, 0, line, d.column), matched=d.message)
 
     def _line(self, rel: str, line: int) -> int:
@@ -74,79 +77,116 @@ class Mapper:
         return m.original(line) if m else line
 
 
-def newer_hip_names(installed: str | None) -> frozenset[str]:
-    """HIP names the packs know to appear after the installed HIP version."""
+def newer_hip_names(installed: str | None) -> dict[str, str]:
+    """HIP names the packs know to appear after the installed HIP version, with the release that has them."""
     if installed is None:
-        return frozenset()
+        return {}
     packs = default_packs()
-    return frozenset(m.hip for m in packs.names.values() if m.newer_than(version_tuple(installed)))
+    return {m.hip: m.since for m in packs.names.values() if m.newer_than(version_tuple(installed))}
 
 
-def compile_unit(hipcc: str, root: Path, unit: Path, target: str, args: list[str], mapper: Mapper) -> UnitResult:
+def newer_headers(installed: str | None) -> dict[str, str]:
+    """HIP headers the packs know to appear after the installed HIP version, with the release that has them."""
+    if installed is None:
+        return {}
+    key = version_tuple(installed)
+    return {h.hip: h.since for h in default_packs().headers.values() if h.since and version_tuple(h.since) > key}
+
+
+def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, args: list[str], mapper: Mapper,
+                 problem: str | None = None) -> UnitResult:
     rel = unit.relative_to(root).as_posix()
     with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as tmp:
-        cmd = [hipcc, "-x", "hip", f"--offload-arch={target}", *args, "-c", str(unit), "-o", str(Path(tmp) / "unit.o")]
+        cmd = [tc.hipcc, "-x", "hip", f"--offload-arch={target}", *args, "-c", str(unit), "-o", str(Path(tmp) / "unit.o")]
         started = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
-                                  env=toolchain.amd_env(scratch=tmp))
+                                  env=toolchain.build_env(tc, scratch=tmp), stdin=subprocess.DEVNULL)
             output, code = proc.stdout + proc.stderr, proc.returncode
         except subprocess.TimeoutExpired:
-            output, code = f"{rel}:1:1: error: compile timed out after 900 s", 1
+            output, code = f"{unit}:1:1: error: compile timed out after 900 s", 1
         seconds = time.perf_counter() - started
-    findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output, mapper.newer))
+    findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output, mapper.newer, mapper.headers))
+    if code != 0 and problem:
+        findings = (Finding("BLD909", RuleKind.BUILD, Severity.ERROR, f"{problem} ({target})", Span(rel, 0, 0, 1, 1),
+                            matched=problem), *findings)
+    if code != 0 and not findings:  # a failure without a diagnostic clang can parse: keep what it printed
+        text = next((line.strip() for line in output.splitlines() if line.strip()), f"hipcc exited with status {code}")
+        findings = (Finding("BLD906", RuleKind.BUILD, Severity.ERROR, f"{diagnostics.title('other')} ({target}): {text}",
+                            Span(rel, 0, 0, 1, 1), matched=text),)
     return UnitResult(rel, target, "ok" if code == 0 else "failed", round(seconds, 3), findings, tuple(cmd))
 
 
-def run_command(command: str, root: Path, mapper: Mapper, timeout: int = 3600) -> CommandResult:
+def run_command(tc: toolchain.Toolchain, command: str, root: Path, mapper: Mapper, timeout: int = 3600) -> CommandResult:
     started = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as scratch:
-            proc = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=root, timeout=timeout,
-                                  env=toolchain.build_env(scratch))
+            proc = subprocess.run(tc.shell(command), shell=True, capture_output=True, text=True, cwd=root,
+                                  timeout=timeout, env=toolchain.build_env(tc, scratch), stdin=subprocess.DEVNULL)
         output, status = proc.stdout + proc.stderr, "ok" if proc.returncode == 0 else "failed"
     except subprocess.TimeoutExpired as exc:
         output, status = (exc.stdout or "") if isinstance(exc.stdout, str) else "", "timeout"
-    findings = tuple(mapper.finding(d, "project build") for d in diagnostics.parse(output, mapper.newer))
+    findings = tuple(mapper.finding(d, "project build") for d in diagnostics.parse(output, mapper.newer, mapper.headers))
     return CommandResult(command, status, round(time.perf_counter() - started, 3), output[-4000:], findings)
 
 
+def check_targets(tc: toolchain.Toolchain, targets: tuple[str, ...]) -> None:
+    """Every target known and compiled for by this toolchain (probed); a usage error names one that can."""
+    from migrate import targets as amd
+
+    amd.check(targets)
+    for target in targets:
+        if toolchain.accepts_target(tc.hipcc, target):
+            continue
+        others = [t for t in toolchain.discover_all() if t.hipcc != tc.hipcc and toolchain.accepts_target(t.hipcc, target)]
+        hint = (f"; {others[0].label} can: pass --hip-version {others[0].short_version}" if others else
+                f"; no installed toolchain can ({toolchain.INSTALL_HINT})")
+        raise UsageError(f"--offload-arch {target}: {tc.label} ({tc.clang or 'clang unknown'}) cannot compile for it{hint}")
+
+
 def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | None = None,
-           compile_units: bool = True) -> BuildResult:
+           compile_units: bool = True, tc: toolchain.Toolchain | None = None,
+           make_vars: dict[str, str] | None = None) -> BuildResult:
+    root = root.resolve() if root.is_dir() else root
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder; give the migrated tree (the --out of `hipmigrate run`)")
-    tc = toolchain.discover()
-    if tc.hipcc is None:
-        raise UsageError(f"hipcc not found: {toolchain.INSTALL_HINT}")
-    for target in targets:
-        if not toolchain.accepts_target(target):
-            raise UsageError(f"--offload-arch {target}: this hipcc ({tc.hip_version}, {tc.clang}) cannot compile for "
-                             "it; gfx90a and gfx940 work with Debian's hipcc")
+    tc = tc or toolchain.choose()
+    targets = targets or tc.default_targets()
+    check_targets(tc, targets)
     source = source_root(root)
-    mapper = Mapper(root, source, newer_hip_names(tc.short_version))
+    mapper = Mapper(root, source, newer_hip_names(tc.short_version), newer_headers(tc.short_version))
     hip_units, plain = units(root) if compile_units else ([], [])
     results: list[UnitResult] = []
     if hip_units:
-        base = flags.project_flags(root)
+        base = flags.project_flags(root, make_vars) if make_vars else flags.project_flags(root)
         extra = [f"-I{d}" for d in tc.include_dirs()]
         database = flags.compile_database(root, source)
-        args = {u: flags.unit_flags(root, u, base, extra, database) for u in hip_units}  # once per unit, not target
+        args, problems = {}, {}
+        for u in hip_units:  # once per unit, not per target
+            args[u] = flags.unit_flags(root, u, base, extra, database)
+            data = u.read_bytes()
+            if torch_ext.is_torch_unit(data):
+                args[u] += torch_ext.flags(u, data)
+                problems[u] = torch_ext.problem(data)
         work = [(u, t) for u in hip_units for t in targets]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = list(pool.map(lambda ut: compile_unit(tc.hipcc, root, ut[0], ut[1], args[ut[0]], mapper), work))
-    project = run_command(command, root, mapper) if command else None
+            results = list(pool.map(lambda ut: compile_unit(tc, root, ut[0], ut[1], args[ut[0]], mapper,
+                                                            problems.get(ut[0])), work))
+    project = run_command(tc, command, root, mapper) if command else None
     return BuildResult(str(root), str(source) if source else None, targets, tc.hipcc, tc.hip_version or "unknown",
                        tuple(results), tuple(p.relative_to(root).as_posix() for p in plain), project)
 
 
-def detected_command(root: Path) -> str | None:
-    """The project's own build, migrated: make where there is a Makefile, CMake where there is a CMakeLists.txt."""
+def detected_command(root: Path, tc: toolchain.Toolchain, make_vars: dict[str, str] | None = None) -> str | None:
+    """The project's own build, migrated: make where there is a Makefile (with the --make-var values), CMake where
+    there is a CMakeLists.txt."""
+    root = root.resolve()
     if any((root / n).is_file() for n in ("Makefile", "makefile", "GNUmakefile")):
-        return "make -k"
+        return " ".join(["make -k", *(shlex.quote(f"{k}={v}") for k, v in (make_vars or {}).items())])
     if (root / "CMakeLists.txt").is_file():
         state = root / STATE
-        build = state / "cmake-build"
-        env, args = toolchain.cmake_hip_args(state)
+        build = state / f"cmake-build-{tc.short_version or 'hip'}"
+        env, args = toolchain.cmake_hip_args(tc, state)
         prefix = "".join(f"{k}={shlex.quote(v)} " for k, v in env.items())
         args_text = " ".join(shlex.quote(a) for a in args)
         return f"{prefix}cmake -S . -B {shlex.quote(str(build))} {args_text} && cmake --build {shlex.quote(str(build))}"

@@ -4,7 +4,7 @@ CMake's HIP language reads `CMAKE_HIP_ARCHITECTURES` (and the `HIP_ARCHITECTURES
 initialises), a list of AMD targets such as `gfx90a;gfx940` passed to clang as `--offload-arch`. The name is
 replaced wherever it appears (`set`, `if(NOT DEFINED ...)`, `${...}`, `-D...=` strings), and a value made of
 NVIDIA architectures (`90`, `80-real`, `sm_86`, `native`, `all`, `all-major`) becomes the AMD targets this
-migration is configured for (`--offload-arch`, default `gfx90a;gfx940`). `OFF` is kept: it means the same
+migration is configured for (`--offload-arch`; by default `gfx942` for HIP 6 and later, `gfx90a;gfx940` for HIP 5). `OFF` is kept: it means the same
 for HIP. A value computed from a variable cannot be translated: the name is replaced and a warning asks for
 AMD targets in that variable.
 """
@@ -33,25 +33,25 @@ class CudaArchitectures(FileRule):
     example_path = "CMakeLists.txt"
     examples = [
         Invalid("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nendif()\n",
-                fixed="if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx940)\n"
+                fixed="if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx942)\n"
                       "endif()\n",
                 line=1),
         Invalid("set(CMAKE_CUDA_ARCHITECTURES 70 75 80 CACHE STRING \"GPU targets\")\n",
-                fixed="set(CMAKE_HIP_ARCHITECTURES gfx90a;gfx940 CACHE STRING \"GPU targets\")\n"),
+                fixed="set(CMAKE_HIP_ARCHITECTURES gfx942 CACHE STRING \"GPU targets\")\n"),
         Invalid("set(CMAKE_CUDA_ARCHITECTURES \"80-real;90\")\n", fixed="set(CMAKE_HIP_ARCHITECTURES \"gfx942\")\n",
                 options=(("offload_arch", ("gfx942",)),)),
         Invalid("set_target_properties(k PROPERTIES CUDA_ARCHITECTURES \"80;86\" POSITION_INDEPENDENT_CODE ON)\n",
-                fixed="set_target_properties(k PROPERTIES HIP_ARCHITECTURES \"gfx90a;gfx940\" "
+                fixed="set_target_properties(k PROPERTIES HIP_ARCHITECTURES \"gfx942\" "
                       "POSITION_INDEPENDENT_CODE ON)\n"),
         Invalid("set_property(TARGET k PROPERTY CUDA_ARCHITECTURES native)\n",
-                fixed="set_property(TARGET k PROPERTY HIP_ARCHITECTURES gfx90a;gfx940)\n"),
+                fixed="set_property(TARGET k PROPERTY HIP_ARCHITECTURES gfx942)\n"),
         Invalid("set_target_properties(k PROPERTIES CUDA_ARCHITECTURES OFF)\n",
                 fixed="set_target_properties(k PROPERTIES HIP_ARCHITECTURES OFF)\n"),
         Invalid("set(CMAKE_CUDA_ARCHITECTURES ${GPU_ARCHS})\n", fixed="set(CMAKE_HIP_ARCHITECTURES ${GPU_ARCHS})\n"),
         Invalid("message(STATUS \"archs: ${CMAKE_CUDA_ARCHITECTURES}\")\n",
                 fixed="message(STATUS \"archs: ${CMAKE_HIP_ARCHITECTURES}\")\n"),
         Invalid("ExternalProject_Add(dep CMAKE_ARGS -DCMAKE_CUDA_ARCHITECTURES=80;86)\n",
-                fixed="ExternalProject_Add(dep CMAKE_ARGS -DCMAKE_HIP_ARCHITECTURES=gfx90a;gfx940)\n"),
+                fixed="ExternalProject_Add(dep CMAKE_ARGS -DCMAKE_HIP_ARCHITECTURES=gfx942)\n"),
         Valid("set(CMAKE_HIP_ARCHITECTURES gfx90a)\nset_property(TARGET k PROPERTY HIP_ARCHITECTURES gfx90a)\n"),
         Valid("set(MY_CMAKE_CUDA_ARCHITECTURES_LIST 80)\n# CMAKE_CUDA_ARCHITECTURES\n"),
     ]

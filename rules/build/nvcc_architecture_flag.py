@@ -3,7 +3,7 @@
 
 They name NVIDIA architectures, which hipcc does not know; AMD targets are given with
 `--offload-arch=<gfx>`, once per target. The targets come from `--offload-arch` of hipmigrate
-(default gfx90a and gfx940). In each assignment, recipe line or target-specific variable, the first
+(by default gfx942 for HIP 6 and later, gfx90a and gfx940 for HIP 5). In each assignment, recipe line or target-specific variable, the first
 architecture flag becomes the whole `--offload-arch` list and the others are removed (with the value
 word that follows a flag written without `=`, continuation lines included). Two lines that both set
 architectures both get the list: clang ignores a target given twice.
@@ -30,19 +30,19 @@ class NvccArchitectureFlag(FileRule):
     example_path = "Makefile"
     examples = [
         Invalid("NVCCFLAGS ?= -O2 -std=c++17 -arch=sm_90\n",
-                fixed="NVCCFLAGS ?= -O2 -std=c++17 --offload-arch=gfx90a --offload-arch=gfx940\n", line=1),
+                fixed="NVCCFLAGS ?= -O2 -std=c++17 --offload-arch=gfx942\n", line=1),
         Invalid("NVCCFLAGS := -arch sm_80 -O3\n",
-                fixed="NVCCFLAGS := --offload-arch=gfx90a --offload-arch=gfx940 -O3\n"),
+                fixed="NVCCFLAGS := --offload-arch=gfx942 -O3\n"),
         Invalid("GENCODE = -gencode arch=compute_70,code=sm_70 \\\n"
                 "          -gencode arch=compute_80,code=sm_80 \\\n"
                 "          -gencode=arch=compute_90,code=[sm_90,compute_90]\n",
-                fixed="GENCODE = --offload-arch=gfx90a --offload-arch=gfx940\n"),
+                fixed="GENCODE = --offload-arch=gfx942\n"),
         Invalid("FLAGS = --gpu-architecture=compute_80 --gpu-code=sm_80,sm_86 -lineinfo\n",
-                fixed="FLAGS = --offload-arch=gfx90a --offload-arch=gfx940 -lineinfo\n"),
+                fixed="FLAGS = --offload-arch=gfx942 -lineinfo\n"),
         Invalid("app: app.cu\n\tnvcc -O2 -arch=sm_$(SM) -o $@ $<\n",
-                fixed="app: app.cu\n\tnvcc -O2 --offload-arch=gfx90a --offload-arch=gfx940 -o $@ $<\n", line=2),
+                fixed="app: app.cu\n\tnvcc -O2 --offload-arch=gfx942 -o $@ $<\n", line=2),
         Invalid("debug: NVCCFLAGS += -G -arch=native\n",
-                fixed="debug: NVCCFLAGS += -G --offload-arch=gfx90a --offload-arch=gfx940\n"),
+                fixed="debug: NVCCFLAGS += -G --offload-arch=gfx942\n"),
         Invalid("NVCCFLAGS = -arch=sm_80\n", fixed="NVCCFLAGS = --offload-arch=gfx942\n",
                 options=(("offload_arch", ("gfx942",)),)),
         Invalid("SMS ?= 80 90\n$(foreach sm,$(SMS),$(eval GENCODE += -gencode arch=compute_$(sm),code=sm_$(sm)))\n",
@@ -53,7 +53,7 @@ class NvccArchitectureFlag(FileRule):
     ]
 
     def check(self, ctx):
-        targets = " ".join(f"--offload-arch={a}" for a in ctx.options.offload_arch)
+        targets = " ".join(f"--offload-arch={a}" for a in ctx.targets)
         for line in ctx.lines:
             if line.kind not in ("assign", "recipe", "rule", "other"):
                 continue

@@ -10,7 +10,7 @@ On ROCm, PyTorch builds a `CUDAExtension` with hipcc and hands it the `'nvcc'` l
 with their comma (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin", "g++"`, `--threads=4`).
 Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=..."`, `-arch=sm_80`) name
 NVIDIA GPUs: the first one in a list becomes one `--offload-arch=<gfx>` element per AMD target of hipmigrate's
-`--offload-arch` (default gfx90a and gfx940), the others are removed. PyTorch then adds no targets of its own
+`--offload-arch` (by default gfx942 for HIP 6 and later, gfx90a and gfx940 for HIP 5), the others are removed. PyTorch then adds no targets of its own
 (its `_get_rocm_arch_flags` reads `PYTORCH_ROCM_ARCH` only when the flags name none). New elements keep the quotes
 of the one they replace; one string holding several options (`"-gencode arch=compute_80,code=sm_80"`) is rewritten
 in place.
@@ -210,7 +210,7 @@ class NvccFlagInTorchExtension(FileRule):
         Invalid("ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', '-gencode', "
                 "'arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90']})\n",
                 fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', "
-                      "'--offload-arch=gfx90a', '--offload-arch=gfx940']})\n"),
+                      "'--offload-arch=gfx942']})\n"),
         Invalid('import torch.utils.cpp_extension as cpp_extension\n'
                 '\n'
                 'common = ["-O3", "--use_fast_math"]\n'
@@ -240,8 +240,7 @@ class NvccFlagInTorchExtension(FileRule):
                       '    extra_compile_args={"nvcc": [\n'
                       '        "-O3",\n'
                       '        # one architecture per GPU generation\n'
-                      '        "--offload-arch=gfx90a",\n'
-                      '        "--offload-arch=gfx940",  # A100\n'
+                      '        "--offload-arch=gfx942",  # A100\n'
                       '        "-std=c++17"\n'
                       '    ]},\n'
                       ')\n', line=7),
@@ -258,7 +257,7 @@ class NvccFlagInTorchExtension(FileRule):
                 fixed='from torch.utils.cpp_extension import load_inline\n'
                       '\n'
                       'mod = load_inline("k", cpp_sources=[cpp], cuda_sources=[cuda],\n'
-                      '                  extra_cuda_cflags=["--offload-arch=gfx90a", "--offload-arch=gfx940", '
+                      '                  extra_cuda_cflags=["--offload-arch=gfx942", '
                       '"-ffast-math"])\n', line=4),
         Invalid('import torch.utils.cpp_extension\n'
                 '\n'
@@ -311,7 +310,7 @@ class NvccFlagInTorchExtension(FileRule):
                     lists.nvcc.update(dict.fromkeys(self._lists(arg.value, module, set(), lists.names)))
                 elif name in LOADERS and keyword in ("extra_cflags", "extra_ldflags"):
                     lists.host.update(self._lists(arg.value, module, set(), lists.host_names))
-        targets = [f"--offload-arch={a}" for a in ctx.options.offload_arch]
+        targets = [f"--offload-arch={a}" for a in ctx.targets]
         found = []
         for node in lists.nvcc:
             if node in lists.host:

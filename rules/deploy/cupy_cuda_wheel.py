@@ -35,7 +35,7 @@ class CupyCudaWheel(FileRule):
         Invalid("numpy\ncupy-cuda12x==13.3.0\n", line=2,
                 message="cupy-cuda12x is CuPy built for CUDA and cannot use AMD GPUs; CuPy's ROCm wheels "
                         "(cupy-rocm-5-0, cupy-rocm-4-3) match only ROCm 5.0 and 4.3: for a current ROCm depend on cupy "
-                        "and install it with CUPY_INSTALL_USE_HIP=1 HCC_AMDGPU_TARGET=gfx90a,gfx940 (it builds from "
+                        "and install it with CUPY_INSTALL_USE_HIP=1 HCC_AMDGPU_TARGET=gfx942 (it builds from "
                         "source)"),
         Invalid("numpy\ncupy-cuda12x==13.3.0\n", fixed="numpy\ncupy==13.3.0\n", options=(("unsafe_fixes", True),)),
         Invalid("[project]\ndependencies = [\"cupy-cuda11x>=12\"]\n", path="pyproject.toml",
@@ -45,7 +45,7 @@ class CupyCudaWheel(FileRule):
 
     def check(self, ctx):
         deps, _ = dependencies(ctx)
-        targets = ",".join(ctx.options.offload_arch)
+        targets = ",".join(ctx.targets)
         for dep in deps:
             if not CUPY_CUDA.fullmatch(dep.key):
                 continue

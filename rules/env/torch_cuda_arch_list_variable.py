@@ -4,7 +4,7 @@
 PyTorch builds. On ROCm, `torch.utils.cpp_extension` does not read it: its `_get_rocm_arch_flags` takes the AMD
 targets from `PYTORCH_ROCM_ARCH` (gfx names separated by `;`, spaces also accepted) and, when that is unset, builds
 for every visible GPU. So a setting becomes `PYTORCH_ROCM_ARCH` with the AMD targets of hipmigrate's
-`--offload-arch` (default `gfx90a;gfx940`) joined with `;`; a bare shell or Dockerfile word gets double quotes, since
+`--offload-arch` (by default `gfx942` for HIP 6 and later, `gfx90a;gfx940` for HIP 5) joined with `;`; a bare shell or Dockerfile word gets double quotes, since
 `;` ends a shell command. An empty setting is only renamed, and so is an unset.
 
 Reads are reported, not renamed: code that reads `TORCH_CUDA_ARCH_LIST` expects compute capabilities (it splits
@@ -32,28 +32,28 @@ class TorchCudaArchListVariable(FileRule):
         Valid('import os\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n'),
         Valid("export PYTORCH_ROCM_ARCH=gfx942\npip install .\n", path="build.sh"),
         Invalid('import os\n\nos.environ["TORCH_CUDA_ARCH_LIST"] = "8.0;8.6+PTX"\n',
-                fixed='import os\n\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n', line=3,
+                fixed='import os\n\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx942"\n', line=3,
                 message="TORCH_CUDA_ARCH_LIST names NVIDIA compute capabilities (8.0;8.6+PTX): PyTorch on ROCm builds "
-                        "extensions for the AMD targets in PYTORCH_ROCM_ARCH (gfx90a;gfx940)"),
+                        "extensions for the AMD targets in PYTORCH_ROCM_ARCH (gfx942)"),
         Invalid("export TORCH_CUDA_ARCH_LIST=8.0\nTORCH_CUDA_ARCH_LIST='7.5 8.0' pip install -e .\n",
-                fixed='export PYTORCH_ROCM_ARCH="gfx90a;gfx940"\n'
-                      'PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' pip install -e .\n',
+                fixed='export PYTORCH_ROCM_ARCH=gfx942\n'
+                      'PYTORCH_ROCM_ARCH=\'gfx942\' pip install -e .\n',
                 line=1, path="build.sh"),
         Invalid("FROM rocm/pytorch:latest\nARG TORCH_CUDA_ARCH_LIST=8.0\nENV TORCH_CUDA_ARCH_LIST 9.0\n",
                 fixed="FROM rocm/pytorch:latest\nARG PYTORCH_ROCM_ARCH=gfx942\nENV PYTORCH_ROCM_ARCH gfx942\n",
                 line=2, options=(("offload_arch", ("gfx942",)),), path="Dockerfile"),
         Invalid("services:\n  build:\n    environment:\n      TORCH_CUDA_ARCH_LIST: \"8.0 9.0\"\n",
-                fixed="services:\n  build:\n    environment:\n      PYTORCH_ROCM_ARCH: \"gfx90a;gfx940\"\n",
+                fixed="services:\n  build:\n    environment:\n      PYTORCH_ROCM_ARCH: \"gfx942\"\n",
                 line=4, path="compose.yaml"),
         Invalid('FROM rocm/pytorch:latest\n'
                 'CMD ["bash", "-c", "TORCH_CUDA_ARCH_LIST=8.0 pip install -e . && python serve.py"]\n',
                 fixed='FROM rocm/pytorch:latest\n'
-                      'CMD ["bash", "-c", "PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' pip install -e . && python serve.py"]\n',
+                      'CMD ["bash", "-c", "PYTORCH_ROCM_ARCH=gfx942 pip install -e . && python serve.py"]\n',
                 line=2, path="Dockerfile"),
         Invalid("apiVersion: v1\nkind: Secret\nmetadata:\n  name: build\ntype: Opaque\nstringData:\n"
                 "  TORCH_CUDA_ARCH_LIST: '8.0;9.0'  # for the extension build\n",
                 fixed="apiVersion: v1\nkind: Secret\nmetadata:\n  name: build\ntype: Opaque\nstringData:\n"
-                      "  PYTORCH_ROCM_ARCH: 'gfx90a;gfx940'  # for the extension build\n",
+                      "  PYTORCH_ROCM_ARCH: 'gfx942'  # for the extension build\n",
                 line=7, path="secret.yaml"),
         Invalid('import os\narchs = os.environ.get("TORCH_CUDA_ARCH_LIST", "8.0").split(";")\n', line=2,
                 message="reads TORCH_CUDA_ARCH_LIST, which PyTorch on ROCm ignores: its targets are gfx names in "
@@ -62,7 +62,7 @@ class TorchCudaArchListVariable(FileRule):
 
     def check(self, ctx):
         sites = rule_sites(ctx)
-        targets = ";".join(ctx.options.offload_arch)
+        targets = ";".join(ctx.targets)
         for site in sites:
             if site.name != SOURCE:
                 continue

@@ -10,7 +10,7 @@ fatbinary, and hipRTC compiles for an `--offload-arch=gfx...` target, not a comp
 - an NVRTC option string `-arch=compute_80`, `-arch=sm_80` or `--gpu-architecture=...` in a file that uses
   NVRTC: the fix (UNSAFE: a run-time compile usually targets the GPU it runs on; without the option hipRTC
   compiles for the current device) writes `--offload-arch=` with the first `--offload-arch` target of the
-  migration (default gfx90a);
+  migration (by default gfx942 for HIP 6 and later, gfx90a for HIP 5);
 - `nvrtcGetCUBIN`: its rename, `hiprtcGetBitcode`, returns LLVM bitcode, not a loadable code object; use
   `hiprtcGetCode` (ERROR);
 - `CU_JIT_INPUT_PTX`/`_CUBIN`/`_FATBINARY`/...: hipRTC's linker takes LLVM bitcode only (ERROR);
@@ -85,11 +85,11 @@ class NvidiaModuleLoading(CppRule):
                 line=1, message=f"'kernels.fatbin' is an NVIDIA fatbinary: {CODE_OBJECT}"),
         Invalid('void build(nvrtcProgram p) {\n  const char* opts[] = {"--gpu-architecture=compute_80", "-lineinfo"};\n'
                 "  nvrtcCompileProgram(p, 2, opts);\n}\n",
-                fixed='void build(hiprtcProgram p) {\n  const char* opts[] = {"--offload-arch=gfx90a", "-lineinfo"};\n'
+                fixed='void build(hiprtcProgram p) {\n  const char* opts[] = {"--offload-arch=gfx942", "-lineinfo"};\n'
                       "  hiprtcCompileProgram(p, 2, opts);\n}\n",
                 options=UNSAFE, line=2,
                 message="NVRTC option '--gpu-architecture=compute_80' names an NVIDIA architecture: hipRTC compiles "
-                        "for an AMD target (--offload-arch=gfx90a), or for the current GPU when none is given"),
+                        "for an AMD target (--offload-arch=gfx942), or for the current GPU when none is given"),
         Invalid('void build(nvrtcProgram p) { const char* o[] = {"-arch=sm_86"}; nvrtcCompileProgram(p, 1, o); }\n',
                 fixed='void build(hiprtcProgram p) { const char* o[] = {"--offload-arch=gfx942"}; '
                       "hiprtcCompileProgram(p, 1, o); }\n",
@@ -176,7 +176,7 @@ class NvidiaModuleLoading(CppRule):
                     yield self.finding(ctx, node.start_byte, node.end_byte, f"PTX source text: {CODE_OBJECT}")
 
     def _arch_options(self, ctx):
-        target = ctx.options.offload_arch[0] if ctx.options.offload_arch else "gfx90a"
+        target = ctx.targets[0]
         for m in ARCH_OPTION.finditer(ctx.data):
             if ctx.locate(m.start() + 1, m.end() - 1)[0] is not Context.STRING:
                 continue

@@ -13,7 +13,9 @@ from tests.conftest import need_tool
 
 # The samples built with their own Makefile or CMakeLists.txt (pytorch_ddp is built by PyTorch's setup.py:
 # tests/test_python_sample.py compiles its units).
-SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src")
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES_ROOT = ROOT / "samples"
+SAMPLES = sorted(p.parent for p in SAMPLES_ROOT.glob("*/src")
                  if (p / "Makefile").exists() or (p / "CMakeLists.txt").exists())
 CUDA_INCLUDE = TOOLCHAIN / "cuda" / "include"  # cuBLAS/cuRAND headers unpacked by scripts/install-toolchain
 # On Debian 12 scripts/install-toolchain unpacks trixie's hipBLAS (with rocBLAS, rocSOLVER and the glibc and
@@ -49,3 +51,71 @@ def test_migrated_build_files_build_for_amd(sample, tmp_path, hipcc, monkeypatch
     if sample.name == "cublas_sgemm":
         dynamic = subprocess.run([need_tool("readelf"), "-d", str(programs[0])], capture_output=True, text=True).stdout
         assert "Shared library: [libhipblas.so.0]" in dynamic, dynamic
+
+
+AMD_TARGETS_64 = ("gfx942", "gfx950", "gfx1100")  # MI300X, MI350/MI355X, Radeon RX 7900
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_migrated_for_hip_6_4_builds_for_mi300_mi350_and_rdna3(sample, tmp_path, hipcc64):
+    """Migrated with --hip-version 6.4, every unit compiles with HIP 6.4 (clang 21) for gfx942, gfx950 and gfx1100,
+    and the migrated Makefile or CMake build compiles and links the program inside the toolchain's root."""
+    out = tmp_path / "hip"
+    api.run(sample / "src", out, Options(hip_version="6.4", offload_arch=AMD_TARGETS_64))
+    result = api.build(out, AMD_TARGETS_64, jobs=2, project_build=True, hip_version="6.4")
+    assert result.hipcc == hipcc64 and result.hip_version.startswith("6.4.")
+    assert [(u.path, u.target, u.status) for u in result.units] == [
+        (u.path, t, "ok") for u in result.units[::len(AMD_TARGETS_64)] for t in AMD_TARGETS_64], \
+        [f.message for u in result.units for f in u.findings]
+    assert result.units and all(u.findings == () for u in result.units)
+    project = result.project
+    assert project is not None and project.status == "ok", project.output_tail
+    programs = [p for p in out.rglob(sample.name) if p.is_file() and os.access(p, os.X_OK)]
+    assert programs, "the build produced no program"
+    if sample.name == "cublas_sgemm":
+        dynamic = subprocess.run([need_tool("readelf"), "-d", str(programs[0])], capture_output=True, text=True).stdout
+        assert "Shared library: [libhipblas.so.2]" in dynamic and "[libamdhip64.so.6]" in dynamic, dynamic
+
+
+@pytest.mark.parametrize("version, targets", [("5.2", ("gfx90a",)), ("6.4", AMD_TARGETS_64)])
+def test_pytorch_extension_units_compile_with_torchs_headers(tmp_path, request, version, targets):
+    """The DDP sample's extension: the binding file (torch/extension.h) is compiled once as host C++ with torch's
+    include paths and defines, as PyTorch's ROCm build compiles it; the kernel file as HIP for each target."""
+    request.getfixturevalue("hipcc" if version == "5.2" else "hipcc64")
+    sample = SAMPLES_ROOT / "pytorch_ddp"
+    out = tmp_path / "hip"
+    api.run(sample / "src", out, Options(hip_version=version))
+    result = api.build(out, targets, jobs=2, hip_version=version)
+    assert [(u.path, u.target, u.status) for u in result.units] == [
+        ("csrc/binding.cpp", "host", "ok"), *(("csrc/scale_bias.cu", t, "ok") for t in targets)], \
+        [f.message for u in result.units for f in u.findings]
+    binding = result.units[0].command
+    assert "-x" in binding and binding[binding.index("-x", 2) + 1] == "c++"
+    assert "-DTORCH_EXTENSION_NAME=binding" in binding and any(a.endswith("/torch/include") for a in binding)
+
+
+def test_a_pytorch_extension_without_torch_headers_says_what_is_missing(tmp_path, hipcc):
+    """A torch without its C++ headers first on the path (as where torch is not installed): the binding file's
+    failure is explained first, in words, with the install command."""
+    import sys
+
+    fake = tmp_path / "site" / "torch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    sample = SAMPLES_ROOT / "pytorch_ddp"
+    out = tmp_path / "hip"
+    api.run(sample / "src", out, Options(hip_version="5.2"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(ROOT)])}
+    proc = subprocess.run([sys.executable, "-m", "migrate", "build", str(out), "--offload-arch", "gfx90a",
+                           "--output-format", "json"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    import json
+
+    units = {(u["path"], u["target"]): u for u in json.loads(proc.stdout)["units"]}
+    first = units[("csrc/binding.cpp", "host")]["findings"][0]
+    assert (first["code"], first["line"]) == ("BLD909", 1)
+    assert first["message"] == (
+        "PyTorch extension unit: this Python imports no torch with its C++ headers (torch/include/torch/extension.h), "
+        "so torch/extension.h and the ATen headers cannot be found; install torch (a ROCm build: pip install torch "
+        "--index-url https://download.pytorch.org/whl/rocm6.4) and build again (host)")
+    assert units[("csrc/scale_bias.cu", "gfx90a")]["status"] == "ok"

@@ -66,9 +66,10 @@ def problem(data: bytes) -> str | None:
     """What keeps this PyTorch extension unit from compiling here, in words, or None."""
     root = torch_root()
     if root is None:
-        return ("PyTorch extension unit: torch is not installed for this Python, so torch/extension.h and the ATen "
-                "headers cannot be found; install torch (a ROCm build: pip install torch --index-url "
-                "https://download.pytorch.org/whl/rocm6.4) and build again")
+        return ("PyTorch extension unit: this Python imports no torch with its C++ headers "
+                "(torch/include/torch/extension.h), so torch/extension.h and the ATen headers cannot be found; "
+                "install torch (a ROCm build: pip install torch --index-url https://download.pytorch.org/whl/rocm6.4) "
+                "and build again")
     if ROCM_HEADER.search(data) and not (root / "include" / "ATen" / "hip").is_dir():
         return (f"PyTorch extension unit: it includes ATen/hip or c10/hip headers, which only a ROCm build of torch "
                 f"ships; the torch in {root} is not one; install a ROCm build of torch to compile-check it")

@@ -23,6 +23,7 @@ from migrate.stages.scan import UsageError
 UNIT_SUFFIXES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"}
 HIP_CODE = re.compile(rb"hip/hip_runtime|__global__|__device__|\bhip[A-Z]\w*\s*\(|hipLaunchKernelGGL|<<<")
 STATE = ".hipmigrate"
+HOST = "host"  # the `target` of a unit compiled as host C++ only (a PyTorch extension's binding file)
 
 
 def units(root: Path) -> tuple[list[Path], list[Path]]:
@@ -97,7 +98,8 @@ def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, a
                  problem: str | None = None) -> UnitResult:
     rel = unit.relative_to(root).as_posix()
     with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as tmp:
-        cmd = [tc.hipcc, "-x", "hip", f"--offload-arch={target}", *args, "-c", str(unit), "-o", str(Path(tmp) / "unit.o")]
+        arch = [] if target == HOST else [f"--offload-arch={target}"]
+        cmd = [tc.hipcc, "-x", "hip", *arch, *args, "-c", str(unit), "-o", str(Path(tmp) / "unit.o")]
         started = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
@@ -161,14 +163,17 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
         base = flags.project_flags(root, make_vars) if make_vars else flags.project_flags(root)
         extra = [f"-I{d}" for d in tc.include_dirs()]
         database = flags.compile_database(root, source)
-        args, problems = {}, {}
+        args, problems, host = {}, {}, set()
         for u in hip_units:  # once per unit, not per target
             args[u] = flags.unit_flags(root, u, base, extra, database)
             data = u.read_bytes()
             if torch_ext.is_torch_unit(data):
                 args[u] += torch_ext.flags(u, data)
                 problems[u] = torch_ext.problem(data)
-        work = [(u, t) for u in hip_units for t in targets]
+                if torch_ext.is_host_unit(data):
+                    host.add(u)
+        # a PyTorch binding file is host C++: compiled once, not once per AMD target
+        work = [(u, t) for u in hip_units for t in ((HOST,) if u in host else targets)]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             results = list(pool.map(lambda ut: compile_unit(tc, root, ut[0], ut[1], args[ut[0]], mapper,
                                                             problems.get(ut[0])), work))

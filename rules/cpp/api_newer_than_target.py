@@ -9,14 +9,12 @@ kept and flagged: the result needs a newer HIP to build. The releases inspected 
 for a target between the last one that lacks the name and the first that has it, the message says that the
 target's own headers decide.
 """
-import re
-
 from migrate.cpp.calls import arguments, call_of, drop_argument
+from migrate.cpp.warp_sync import FULL_MASK, REWRITTEN
 from migrate.model import Severity
 from migrate.packs import version_tuple
 from migrate.rule import CppRule, Invalid, Valid
 
-FULL_MASK = re.compile(r"^\(?\s*(?:0x[fF]{8}(?:[fF]{8})?[uUlL]*|~0[uUlL]*|-1|~\(?0[uUlL]*\)?|__activemask\(\s*\))\s*\)?$")
 OLD = (("hip_version", "5.2"),)
 NEW = (("hip_version", "6.2"),)
 BF16 = "__device__ float f(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(__hmul(a, b)); }"
@@ -76,7 +74,7 @@ class ApiNewerThanTarget(CppRule):
         warned = False
         for token in ctx.code_tokens():
             mapping = names.get(token.name) or by_hip.get(token.name)
-            if mapping is None or not ctx.too_new(mapping):
+            if mapping is None or not ctx.too_new(mapping) or mapping.hip in REWRITTEN:  # CPP020 rewrites those
                 continue
             need = f"{mapping.hip} needs HIP {mapping.since} (target {ctx.target})"
             if mapping.older and token.name not in names:  # the HIP name itself: MAP000 puts nothing in its place

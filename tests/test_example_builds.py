@@ -1,0 +1,125 @@
+"""Every C++ rule example that is a complete translation unit builds for AMD with both toolchains.
+
+An example is a complete translation unit when nvcc compiles its CUDA code as it stands (for sm_90). Its migration
+for HIP 5.2 must then compile with Debian's HIP 5.2 for gfx90a, and its migration for HIP 6.4 with HIP 6.4 (clang 21)
+for gfx942, gfx950 and gfx1100, each with the whole engine (every C++ rule and the packs, as `hipmigrate run`
+migrates) and the example's own options. The examples whose migration cannot build are listed below with the reason,
+and each of them must also get a warning or an error from the migration that says so: nothing fails silently.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from migrate import toolchain
+from migrate.cpp.engine import translate
+from migrate.model import Severity
+from migrate.packs import default_packs
+from migrate.registry import default_registry
+from migrate.testing import example_id, example_options
+from tests.conftest import need_tool
+
+REGISTRY = default_registry()
+RULES = REGISTRY.cpp()
+CUDA_INCLUDE = toolchain.TOOLCHAIN / "cuda" / "include"
+TARGETS_64 = ("gfx942", "gfx950", "gfx1100")
+
+# example id -> {release: why its migration does not build there}
+UNBUILT = {
+    "CPP001-invalid-5": {"5.2": "roctx.h: Debian 12 packages no roctracer for its HIP 5.2 (this machine's limit)"},
+    "CPP001-invalid-9": {"5.2": "the file uses CUDART_ constants, and hip/hip_math_constants.h came with HIP 5.7"},
+    "CPP006-invalid-0": {"5.2": "cudaCtxResetPersistingL2Cache has no HIP counterpart",
+                         "6.4": "cudaCtxResetPersistingL2Cache has no HIP counterpart"},
+    "CPP013-invalid-0": {"5.2": "meta_group_rank() of a tile made elsewhere: HIP 5.2 has none"},
+    "CPP013-invalid-2": {"5.2": "meta_group_rank() of a tile made elsewhere: HIP 5.2 has none"},
+    "CPP013-invalid-3": {"5.2": "grid_group::num_blocks() is in no HIP release",
+                         "6.4": "grid_group::num_blocks() is in no HIP release"},
+    "CPP013-invalid-4": {"5.2": "thread_block::dim_threads() is in no HIP release",
+                         "6.4": "thread_block::dim_threads() is in no HIP release"},
+    "CPP013-valid-6": {"5.2": "meta_group_rank() of a tile made elsewhere: HIP 5.2 has none"},
+    "HAZ005-invalid-1": {"5.2": "inline PTX", "6.4": "inline PTX"},
+    "HAZ005-invalid-2": {"5.2": "inline PTX", "6.4": "inline PTX"},
+    "HAZ005-invalid-3": {"5.2": "inline PTX", "6.4": "inline PTX"},
+    "HAZ016-invalid-1": {"5.2": "WMMA (mma.h): rocWMMA is another API", "6.4": "WMMA (mma.h): rocWMMA is another API"},
+    "HAZ016-invalid-6": {"5.2": "libcu++ (cuda/barrier) has no HIP port", "6.4": "libcu++ (cuda/barrier) has no HIP port"},
+    "HAZ016-invalid-7": {"5.2": "cooperative_groups/reduce.h has no HIP counterpart",
+                         "6.4": "cooperative_groups/reduce.h has no HIP counterpart"},
+}
+
+
+# what this machine's toolchain lacks, not the migration: no warning is owed
+MACHINE_LIMITS = {("CPP001-invalid-5", "5.2")}
+
+
+def cases():
+    for rule in RULES:
+        for index, example in enumerate(rule.examples):
+            yield example_id(rule, index, example), example
+
+
+def is_unit(code: str, tmp: Path) -> bool:
+    """nvcc compiles the example's CUDA code as it stands (its front end: every name must be declared)."""
+    source = tmp / "example.cu"
+    source.write_text(code)
+    proc = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "--cuda", str(source), "-o", str(tmp / "example.ii"),
+                           f"-I{CUDA_INCLUDE}"], capture_output=True, text=True)
+    return proc.returncode == 0
+
+
+def migrate(example, release: str) -> tuple[str, tuple]:
+    packs = default_packs()
+    options, _ = example_options(example, packs)
+    options = replace(options, offload_arch=())
+    result = translate("example.cu", example.code.encode(), options, packs, release, [r() for r in RULES])
+    return result.data.decode(), result.findings
+
+
+def compile_hip(hipcc: str, text: str, targets: tuple[str, ...], tmp: Path, extra: list[str]) -> str | None:
+    """None when it compiles, else hipcc's first error line."""
+    source = tmp / "example.hip"
+    source.write_text(text)
+    cmd = [hipcc, "-x", "hip", "-std=c++17", *(f"--offload-arch={t}" for t in targets), *extra, "-c", str(source),
+           "-o", str(tmp / "example.o")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, env=toolchain.amd_env(scratch=str(tmp)))
+    if proc.returncode == 0:
+        return None
+    return next((line for line in proc.stderr.splitlines() if "error" in line), proc.stderr[-300:])
+
+
+def outcome(case, hipcc: str, hipcc64: str) -> tuple[str, dict[str, str | None], dict[str, bool]]:
+    """(id, release -> first error or None, release -> the migration warned) of one example; ({}, {}) if no unit."""
+    name, example = case
+    with tempfile.TemporaryDirectory(prefix="hipmigrate-example-") as tmp:
+        tmp = Path(tmp)
+        if not is_unit(example.code, tmp):
+            return name, {}, {}
+        errors, warned = {}, {}
+        for release, compiler, targets, extra in (
+                ("5.2", hipcc, ("gfx90a",), [f"-I{toolchain.EXTRA_INCLUDE}"]), ("6.4", hipcc64, TARGETS_64, [])):
+            text, findings = migrate(example, release)
+            errors[release] = compile_hip(compiler, text, targets, tmp, extra)
+            warned[release] = any(f.severity >= Severity.WARNING for f in findings)
+        return name, errors, warned
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_example_units_build_for_amd_with_hip_5_2_and_6_4(rule, hipcc, hipcc64):
+    need_tool("nvcc")
+    mine = [c for c in cases() if c[0].startswith(f"{rule.code}-")]
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(lambda c: outcome(c, hipcc, hipcc64), mine))
+    failed = {name: {r: e for r, e in errors.items() if e} for name, errors, _ in results}
+    failed = {name: errs for name, errs in failed.items() if errs}
+    expected = {name: why for name, why in UNBUILT.items() if name.startswith(f"{rule.code}-")}
+    assert {n: sorted(e) for n, e in failed.items()} == {n: sorted(w) for n, w in expected.items()}, failed
+    for name, errors, warned in results:
+        for release in failed.get(name, {}):
+            if (name, release) in MACHINE_LIMITS:
+                continue
+            assert warned[release], f"{name}: its HIP {release} migration does not build and nothing warned"

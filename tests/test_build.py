@@ -257,3 +257,39 @@ def test_without_hipcc_the_message_says_how_to_install_it(tmp_path):
     assert proc.returncode == 2
     assert "hipcc not found: install hipcc: `sudo scripts/install-toolchain`" in proc.stderr
     assert os.path.isdir(tmp_path / "t")
+
+
+def test_make_variables_choose_the_makefile_branch_for_checks_and_the_project_build(tmp_path, hipcc):
+    """--make-var NAME=VALUE sets a make variable as `make NAME=VALUE` does: the compile checks take the flags of the
+    branch it selects, and the project build gets it on make's command line."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "Makefile").write_text(
+        "PRECISION ?= BF16\n"
+        "ifeq ($(PRECISION), FP32)\n  PFLAGS = -DENABLE_FP32\nelse\n  PFLAGS = -DENABLE_BF16\nendif\n"
+        "app: app.cu\n\tnvcc -O2 $(PFLAGS) -o $@ $<\n")
+    (src / "app.cu").write_text("#ifndef ENABLE_FP32\n#error built without ENABLE_FP32\n#endif\n"
+                                "__global__ void k(float* p) { p[0] = 1; }\nint main() { return 0; }\n")
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "5.2").exit_code == 0
+    default = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--output-format", "json")
+    assert default.exit_code == 1
+    unit = json.loads(default.stdout)["units"][0]
+    assert "-DENABLE_BF16" in unit["command"] and "-DENABLE_FP32" not in unit["command"]
+    chosen = cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--make-var", "PRECISION=FP32",
+                 "--project-build", "--output-format", "json")
+    assert chosen.exit_code == 0, chosen.stdout
+    doc = json.loads(chosen.stdout)
+    assert "-DENABLE_FP32" in doc["units"][0]["command"] and "-DENABLE_BF16" not in doc["units"][0]["command"]
+    assert doc["project"]["command"] == "make -k PRECISION=FP32" and doc["project"]["status"] == "ok"
+    bad = cli("build", tmp_path / "out", "--make-var", "PRECISION")
+    assert bad.exit_code == 2 and "--make-var 'PRECISION': give NAME=VALUE" in bad.stderr
+
+
+def test_run_says_which_release_it_migrates_for(tmp_path, hipcc, hipcc64):
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    result = cli("run", tmp_path / "k.cu", "--out", tmp_path / "k.hip")
+    assert result.exit_code == 0
+    assert (f"hipmigrate: migrating for HIP 6.4, the newest installed toolchain ({hipcc64}); --hip-version X.Y picks "
+            "another") in " ".join(result.stderr.split())
+    assert "--hip-version" not in cli("run", tmp_path / "k.cu", "--out", tmp_path / "k2.hip", "--hip-version",
+                                      "5.2").stderr

@@ -293,3 +293,36 @@ def test_run_says_which_release_it_migrates_for(tmp_path, hipcc, hipcc64):
             "another") in " ".join(result.stderr.split())
     assert "--hip-version" not in cli("run", tmp_path / "k.cu", "--out", tmp_path / "k2.hip", "--hip-version",
                                       "5.2").stderr
+
+
+def test_a_library_the_link_cannot_find_is_a_finding(tmp_path, hipcc64):
+    """RCCL: the HIP 6.4 toolchain has its header, so the unit compiles, but no library to link."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "Makefile").write_text("allreduce: allreduce.cu\n\tnvcc -O2 -o $@ $< -lnccl\n")
+    (src / "allreduce.cu").write_text(
+        "#include <cuda_runtime.h>\n#include <nccl.h>\n"
+        "int main() { ncclComm_t comm; ncclUniqueId id; ncclGetUniqueId(&id); ncclCommInitRank(&comm, 1, id, 0);\n"
+        "  float* b; cudaMalloc(&b, 4); ncclAllReduce(b, b, 1, ncclFloat, ncclSum, comm, 0); return 0; }\n")
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.4").exit_code == 0
+    assert "#include <rccl/rccl.h>" in (tmp_path / "out" / "allreduce.cu").read_text()
+    result = cli("build", tmp_path / "out", "--project-build", "--output-format", "json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert [(u["target"], u["status"]) for u in doc["units"]] == [("gfx942", "ok")]
+    (finding,) = [f for f in doc["project"]["findings"] if f["severity"] == "error"]
+    assert (finding["path"], finding["code"]) == ("(link)", "BLD910")
+    assert finding["message"].startswith("library not found at link time (project build): cannot find -lrccl: the HIP "
+                                         "6.4 toolchain of scripts/install-toolchain has RCCL's header but not its")
+
+
+def test_the_projects_pyproject_names_the_hipcc(tmp_path, hipcc, hipcc64):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cu").write_text("__global__ void k(float* a) { a[threadIdx.x] = 1; }\n")
+    (src / "pyproject.toml").write_text(f'[tool.hipmigrate]\nhipcc = "{hipcc}"\n')
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.4").exit_code == 0
+    doc = json.loads(cli("build", tmp_path / "out", "--offload-arch", "gfx90a", "--output-format", "json").stdout)
+    assert doc["hipcc"] == hipcc and doc["hip_version"].startswith("5.2")  # the setting wins over run.json's 6.4
+    chosen = json.loads(cli("build", tmp_path / "out", "--hipcc", hipcc64, "--output-format", "json").stdout)
+    assert chosen["hipcc"] == hipcc64 and [u["target"] for u in chosen["units"]] == ["gfx942"]

@@ -41,6 +41,11 @@ class Diagnostic:
 
 
 NEWER = ("newer-hip-api", "BLD908", "HIP API newer than this hipcc's HIP")
+MISSING_LIBRARY = ("missing-library", "BLD910", "library not found at link time")
+# what GNU ld and LLVM's lld say of a -l library they cannot find (no file:line: the link of a whole program)
+LINK_LIBRARY = re.compile(r"^(?:\S*ld(?:\.lld|\.bfd|\.gold)?): (?:error: )?(?:unable to find library|cannot find) "
+                          r"-l(?P<name>[\w.+-]+)", re.M)
+LINK_PATH = "(link)"  # the path of a link diagnostic
 UNDECLARED_NAME = re.compile(r"undeclared identifier '(\w+)'|unknown type name '(\w+)'|no member named '(\w+)'")
 
 
@@ -78,10 +83,19 @@ def parse(output: str, newer_hip_names: Mapping[str, str] | frozenset[str] = fro
                               else ("warning", "BLD907", ""))
         found.append(Diagnostic(m.group("path"), int(m.group("line")), int(m.group("col")), level, message, cause,
                                 code, needs))
-    return found
+    return found + link_errors(output)
+
+
+def link_errors(output: str) -> list[Diagnostic]:
+    """The -l libraries the linker could not find, one diagnostic each."""
+    found = dict.fromkeys(m.group("name") for m in LINK_LIBRARY.finditer(output))
+    return [Diagnostic(LINK_PATH, 0, 0, "error", f"cannot find -l{name}", MISSING_LIBRARY[0], MISSING_LIBRARY[1])
+            for name in found]
 
 
 def title(cause: str) -> str:
     if cause == NEWER[0]:
         return NEWER[2]
+    if cause == MISSING_LIBRARY[0]:
+        return MISSING_LIBRARY[2]
     return next((t for c, _, t, _ in CAUSES if c == cause), "compiler warning")

@@ -24,6 +24,11 @@ UNIT_SUFFIXES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"}
 HIP_CODE = re.compile(rb"hip/hip_runtime|__global__|__device__|\bhip[A-Z]\w*\s*\(|hipLaunchKernelGGL|<<<")
 STATE = ".hipmigrate"
 HOST = "host"  # the `target` of a unit compiled as host C++ only (a PyTorch extension's binding file)
+# what to do about a library the link could not find, where this machine's toolchains explain it
+LIBRARY_HINTS = {
+    "rccl": "the HIP 6.4 toolchain of scripts/install-toolchain has RCCL's header but not its library (Debian's RCCL "
+            "needs the old HIP runtime); link with ROCm's RCCL (/opt/rocm, --hipcc) or check the compile only",
+}
 
 
 def units(root: Path) -> tuple[list[Path], list[Path]]:
@@ -55,6 +60,8 @@ class Mapper:
         self._maps: dict[str, LineMap | None] = {}
 
     def finding(self, d: diagnostics.Diagnostic, target: str) -> Finding:
+        if d.path == diagnostics.LINK_PATH:
+            return self._link_finding(d, target)
         path = Path(d.path)
         try:
             rel = (path if path.is_absolute() else (self.root / path)).resolve().relative_to(self.root.resolve()).as_posix()
@@ -66,6 +73,14 @@ class Mapper:
         if d.needs:
             message += f" (HIP {d.needs} and later have it: build with --hip-version {d.needs} or newer)"
         return Finding(d.code, RuleKind.BUILD, severity, message, Span(rel, 0, 0, line, d.column), matched=d.message)
+
+    def _link_finding(self, d: diagnostics.Diagnostic, target: str) -> Finding:
+        message = f"{diagnostics.title(d.cause)} ({target}): {d.message}"
+        library = d.message.rsplit("-l", 1)[-1]
+        hint = LIBRARY_HINTS.get(library)
+        if hint:
+            message += f": {hint}"
+        return Finding(d.code, RuleKind.BUILD, Severity.ERROR, message, Span(d.path, 0, 0, 1, 1), matched=d.message)
 
     def _line(self, rel: str, line: int) -> int:
         if self.source is None:

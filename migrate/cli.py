@@ -1,7 +1,8 @@
 """The `hipmigrate` command: parses options, calls migrate.api, picks a renderer. Nothing else.
 
 Exit status: 0 done, 1 done but some input needs attention (a file skipped, unparsable or not UTF-8),
-2 usage or internal error.
+2 usage or internal error (an internal error in one file: the rest is still migrated and written),
+130 or 143 interrupted by SIGINT or SIGTERM (migrate/interrupt.py).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import click
 from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from migrate import __version__, api
+from migrate import __version__, api, internal
+from migrate.commands import guard
 from migrate.cpp.hipify_perl import EngineError
 from migrate.options import Options
 from migrate.packs import PackError
@@ -89,20 +91,7 @@ def progress_factory(kw: dict):
     return factory
 
 
-def guarded(fn):
-    """Map the library's errors onto exit statuses, with the message on stderr."""
-    def wrapper(*args, **kw):
-        try:
-            return fn(*args, **kw)
-        except UsageError as exc:
-            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
-            sys.exit(2)
-        except (PackError, EngineError) as exc:
-            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
-            sys.exit(2)
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
+guarded = guard.guarded(UsageError, PackError, EngineError)
 
 
 def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes: bool = False) -> None:
@@ -111,7 +100,14 @@ def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes
         click.echo(json_render.render(result, command, unsafe_fixes), nl=False, err=to_stderr)
     else:
         text_render.render(result, err if to_stderr else new_console(), command, unsafe_fixes=unsafe_fixes)
-    sys.exit(1 if result.problems else 0)
+    sys.exit(exit_status(result))
+
+
+def exit_status(result) -> int:
+    """2 when a file met an internal error (INP008), 1 when some input needs attention, else 0."""
+    if internal.failed(result.findings):
+        return 2
+    return 1 if result.problems else 0
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -191,7 +187,7 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
     else:
         text_render.render(result, new_console(), "run")
         build_render.render_text(built, new_console())
-    sys.exit(1 if result.problems or built.failed else 0)
+    sys.exit(exit_status(result) or (1 if built.failed else 0))
 
 
 @main.command()
@@ -241,7 +237,7 @@ def diff(src: Path, **kw) -> None:
         diff_render.print_colored(text, console)
     else:
         sys.stdout.write(text)
-    sys.exit(1 if result.problems else 0)
+    sys.exit(exit_status(result))
 
 
 @main.command()

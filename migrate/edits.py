@@ -60,10 +60,25 @@ def splice(data: bytes, edits: list[Edit]) -> bytes:
         if e.start < pos:
             raise ValueError(f"overlapping edit at byte {e.start}")
         pieces.append(data[pos:e.start])
-        pieces.append(e.text.encode("utf-8"))
+        pieces.append(e.text.encode("utf-8", "surrogateescape"))
         pos = e.end
     pieces.append(data[pos:])
     return b"".join(pieces)
+
+
+def decoded(data: bytes) -> str:
+    """Source bytes as text for an edit: bytes that are not UTF-8 (a latin-1 file) become lone surrogates, which
+    `splice` writes back as the same bytes. Text meant for people goes through `readable`."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def readable(text: str) -> str:
+    """`text` without the lone surrogates of `decoded` (each becomes "?"), fit to print, hash or store as JSON."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 def apply_fix(data: bytes, fix: Fix) -> bytes:

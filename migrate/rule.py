@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
+from migrate.edits import readable
 from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity
 
 
@@ -37,6 +38,9 @@ class Rule:
     phase: ClassVar[int] = 0  # lower phases run first
     applicability: ClassVar[Applicability] = Applicability.SAFE
     fixable: ClassVar[bool] = True
+    # its fixed text may be what another rule rewrites (a wrong port undone: `torch.hip` -> `torch.cuda`, then made
+    # device-generic by --portable): after such a fix the engine runs the rules again (migrate/fixing.py)
+    feeds_other_rules: ClassVar[bool] = False
     examples: ClassVar[list[Valid | Invalid]] = []
 
     @classmethod
@@ -57,9 +61,9 @@ class Rule:
                 matched: str | None = None) -> Finding:
         """`matched` is the source text of [start, end) when the rule already has it (read from the file if not)."""
         edits = tuple(edits)
-        fix = Fix(title, edits, applicability or self.applicability) if edits else None
-        return Finding(code or self.code, self.kind, self.severity if severity is None else severity, message,
-                       ctx.span(start, end), fix, family, ctx.text(start, end) if matched is None else matched)
+        fix = Fix(readable(title), edits, applicability or self.applicability) if edits else None
+        return Finding(code or self.code, self.kind, self.severity if severity is None else severity, readable(message),
+                       ctx.span(start, end), fix, family, ctx.text(start, end) if matched is None else readable(matched))
 
 
 class CppRule(Rule):

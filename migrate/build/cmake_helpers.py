@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 from migrate.build.cmake import Arg, CMakeContext, Command
 from migrate.build.make import Word  # one option word with its byte span, for both build languages
 from migrate.build.nvcc_options import translate_option
+from migrate.edits import decoded
 from migrate.model import Edit
 
 
@@ -162,7 +163,7 @@ def line_end(data: bytes, pos: int) -> int:
 def indentation(ctx: CMakeContext, command: Command) -> str:
     start = line_start(ctx.data, command.start)
     prefix = ctx.data[start:command.start]
-    return prefix.decode() if not prefix.strip() else ""
+    return decoded(prefix) if not prefix.strip() else ""
 
 
 def insert_after(ctx: CMakeContext, command: Command, lines: Sequence[str]) -> Edit:

@@ -18,6 +18,7 @@ from migrate.check.cache import Cache, Stats, content_digest, recall, remember, 
 from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
 from migrate.check.selection import Selection
+from migrate import internal
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options
 from migrate.stages import scan
@@ -265,7 +266,8 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
         for r in _run_rules(todo, options, target, settings.jobs):
             results[r.path] = r
             stats.analysed.append(r.path)
-            if cache and r.path in datas and (r.old is None or r.old == datas[r.path][0]):
+            if cache and r.path in datas and (r.old is None or r.old == datas[r.path][0]) \
+                    and not internal.failed(r.findings):  # a file that met a bug is analysed again next time
                 cache.put(r, datas[r.path][1])
 
     gating, notes, suppressed = [], [], 0
@@ -282,6 +284,7 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
         gating.extend(x for x in applied.kept
                       if blocks(x, settings.min_severity) and selection.selected(x.code) and on_added(x))
         notes.extend(x for x in applied.unused if selection.selected(x.code) and on_added(x))
+        notes.extend(internal.failed(r.findings))  # reported whatever the selection; the command exits 2
     baselined: list[Finding] = []
     if known is not None:
         gating, baselined = baseline_file.split(gating, known)

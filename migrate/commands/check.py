@@ -14,6 +14,8 @@ import click
 from migrate.check import baseline as baseline_file
 from migrate.check import config as project_config
 from migrate.check import report
+from migrate import internal
+from migrate.commands import guard
 from migrate.check.runner import Settings, check as run_check
 from migrate.packs import PackError
 from migrate.stages.scan import UsageError
@@ -22,16 +24,7 @@ CHECK_FORMATS = ("text", "github", "sarif", "json", "rdjson")
 SUGGEST_FORMATS = ("patch", "github", "rdjson")
 
 
-def _guarded(fn):
-    def wrapper(*args, **kw):
-        try:
-            return fn(*args, **kw)
-        except (UsageError, PackError) as exc:
-            click.echo(f"hipmigrate: error: {exc}", err=True)
-            sys.exit(2)
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
+_guarded = guard.guarded(UsageError, PackError)
 
 
 def _shared(f):
@@ -109,7 +102,7 @@ def check(paths, output_format: str, output: Path | None, write_baseline: Path |
 
         severity = {id(f): "INFO" for f in result.notes}
         _emit(rdjson.render(result.findings + result.notes, result.text_of, lambda f: severity.get(id(f))), output)
-    sys.exit(1 if result.failed else 0)
+    sys.exit(2 if internal.failed(result.notes) else 1 if result.failed else 0)
 
 
 @click.command()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from migrate.edits import decoded
+
 # the directive and its condition (continued lines included)
 DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b((?:[^\n\\]|\\\r?\n|\\)*)",
                        re.M)
@@ -13,7 +15,7 @@ DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|e
 def directives(data: bytes, end: int | None = None) -> Iterator[tuple[str, str, re.Match]]:
     """(directive word, condition text, match) of each conditional directive before `end`."""
     for m in DIRECTIVE.finditer(data, 0, len(data) if end is None else end):
-        yield m.group(1).decode(), m.group(2).decode("utf-8", "replace").strip(), m
+        yield decoded(m.group(1)), m.group(2).decode("utf-8", "replace").strip(), m
 
 
 def branch(data: bytes, offset: int) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 
 LANE_NAME = re.compile(r"(?i)^(?:lane|lane_?id|lane_?idx|lane_?index|warp|warp_?id|warp_?idx|warp_?index|wid)$")
 LANE_SOURCE = re.compile(rb"\bthreadIdx\b|%laneid\b|\b__lane_id\b")
@@ -73,7 +74,7 @@ class FunctionFacts:
         data = index_text(node)
         if LANE_SOURCE.search(data):
             return True
-        return any(m.group().decode() in self.lanes for m in IDENT.finditer(data))
+        return any(decoded(m.group()) in self.lanes for m in IDENT.finditer(data))
 
     def is_mask(self, node: tree_sitter.Node | None) -> bool:
         """Is the expression a ballot result, or a bitwise combination that contains one?"""
@@ -114,7 +115,7 @@ def _facts_of(function: tree_sitter.Node, seeds: frozenset[str] = frozenset()) -
     for _, match in _ASSIGNMENTS.cursor().matches(function):
         name, value = text(match["name"][0]), match["value"][0]
         data = index_text(value)
-        assignments.append((name, value, {m.group().decode() for m in IDENT.finditer(data)}))
+        assignments.append((name, value, {decoded(m.group()) for m in IDENT.finditer(data)}))
         if LANE_SOURCE.search(data):
             facts.lanes.add(name)
     for _, match in _DECLARATIONS.cursor().matches(function):

@@ -9,6 +9,8 @@ from typing import Iterator, NamedTuple
 import tree_sitter
 import tree_sitter_cuda
 
+from migrate.edits import decoded
+
 LANGUAGE = tree_sitter.Language(tree_sitter_cuda.language())
 _local = threading.local()
 
@@ -134,7 +136,7 @@ def in_user_namespace(node: tree_sitter.Node) -> bool:
 
 
 def _named_by_user(name: tree_sitter.Node | None) -> bool:
-    return name is not None and name.type == "namespace_identifier" and name.text.decode() not in LIBRARY_NAMESPACES
+    return name is not None and name.type == "namespace_identifier" and decoded(name.text) not in LIBRARY_NAMESPACES
 
 
 def defined_in_user_namespace(node: tree_sitter.Node) -> bool:

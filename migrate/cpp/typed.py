@@ -8,6 +8,7 @@ from __future__ import annotations
 import tree_sitter
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 
 Declared = dict[bytes, list[tuple[bytes, tuple[str, ...], int]]]  # name -> [(type, declarator shape, where)]
 INDIRECT = ("pointer_declarator", "array_declarator")
@@ -72,7 +73,7 @@ def _cast_to_pointer(node: tree_sitter.Node) -> bytes | None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "template_function":
             name, arguments = function.child_by_field_name("name"), function.child_by_field_name("arguments")
-            if name is not None and name.text.decode() in CASTS and arguments is not None and arguments.named_children:
+            if name is not None and decoded(name.text) in CASTS and arguments is not None and arguments.named_children:
                 descriptor = arguments.named_children[0]
     if descriptor is None or descriptor.type != "type_descriptor":
         return None

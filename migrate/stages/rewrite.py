@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable
@@ -16,7 +17,7 @@ from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import translate
-from migrate import wire
+from migrate import internal, interrupt, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            RuleKind, Severity, Span)
@@ -82,7 +83,17 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
-    return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
+    try:
+        return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
+    except Exception as exc:  # one file's failure never aborts the others
+        return failed_file(f, options, exc)
+
+
+def failed_file(f: SourceFile, options: Options, exc: Exception) -> FileResult:
+    """A file whose migration raised: copied unchanged, with the internal error (INP008) and what reading it said."""
+    data, notes = read_source(f, options)
+    lines = data.count(b"\n") if data is not None else 0
+    return FileResult(f.rel, FileStatus.SKIPPED, (*notes, internal.finding(f.rel, exc)), data, None, lines)
 
 
 def _worker(args) -> tuple:
@@ -123,13 +134,36 @@ def _migrate_files(files: list[SourceFile], options: Options, target: str,
     candidates_for(default_packs())
     default_registry()
     results = []
-    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=options.jobs, initializer=interrupt.in_worker)
+    try:
         chunk = max(1, len(files) // (8 * options.jobs))
         for packed in pool.map(_worker, [(f, options, target) for f in files], chunksize=chunk):
             results.append(wire.unpack(packed))
             if progress:
                 progress(1)
+    except BrokenProcessPool:  # a worker died (a crash in a parser, the kernel's OOM killer): find the file
+        interrupt.stop_pool(pool)
+        for f in files[len(results):]:
+            results.append(_alone(f, options, target))
+            if progress:
+                progress(1)
+        return results
+    except BaseException:  # interrupted: the workers stop now, not after the queued files
+        interrupt.stop_pool(pool)
+        raise
+    pool.shutdown()
     return results
+
+
+def _alone(f: SourceFile, options: Options, target: str) -> FileResult:
+    """One file in a process of its own, after a worker died: a file that kills this one too gets INP008."""
+    pool = ProcessPoolExecutor(max_workers=1, initializer=interrupt.in_worker)
+    try:
+        return wire.unpack(pool.submit(_worker, (f, options, target)).result())
+    except BrokenProcessPool as exc:
+        return failed_file(f, options, exc)
+    finally:
+        interrupt.stop_pool(pool)
 
 
 def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineInfo,
@@ -182,17 +216,26 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
     for f in cpp:
         if f.rel in results:
             continue
-        r = migrate_file(f, options, target, packs, engine_output=out.data[f.rel])
-        ctx = CppContext(f.rel, readable[f.rel], options, packs, target)
-        pairs = token_diff.renamed(readable[f.rel], out.data[f.rel], expected) or []
-        conversions = [_conversion(ctx, packs, *t) for t in pairs]
-        engine_says = out.findings[f.rel]
-        ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
-        ours = on_source(ours, ctx, LineMap(readable[f.rel], out.data[f.rel]))
-        results[f.rel] = replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours))
+        try:
+            results[f.rel] = _after_hipify_perl(f, readable[f.rel], out, options, target, packs, expected)
+        except Exception as exc:  # one file's failure never aborts the others
+            results[f.rel] = failed_file(f, options, exc)
         if progress:
             progress(1)
     return results
+
+
+def _after_hipify_perl(f: SourceFile, data: bytes, out: hipify_perl.PerlOutput, options: Options, target: str,
+                       packs: Packs, expected: dict[str, str]) -> FileResult:
+    """One file's hipify-perl output through the C++ rules, with its renames and warnings as findings."""
+    r = migrate_file(f, options, target, packs, engine_output=out.data[f.rel])
+    ctx = CppContext(f.rel, data, options, packs, target)
+    pairs = token_diff.renamed(data, out.data[f.rel], expected) or []
+    conversions = [_conversion(ctx, packs, *t) for t in pairs]
+    engine_says = out.findings[f.rel]
+    ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
+    ours = on_source(ours, ctx, LineMap(data, out.data[f.rel]))
+    return replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours))
 
 
 def on_source(findings: list[Finding], ctx: CppContext, lines: LineMap) -> list[Finding]:

@@ -16,6 +16,7 @@ have no ROCm counterpart: the reference is renamed and reported.
 """
 import re
 
+from migrate.edits import decoded
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -105,7 +106,7 @@ class CudaToolkitPathVariable(FileRule):
             if line.kind == "comment" or line.start in deleted:
                 continue
             for m in REF.finditer(data, line.start, line.end):
-                if m.group(2).decode() in homes and m.group(3) != b"/bin/nvcc":
+                if decoded(m.group(2)) in homes and m.group(3) != b"/bin/nvcc":
                     references.append(self._reference(ctx, m))
             d = DIRECTIVE.match(data, line.start, line.end)
             if d and line.kind != "assign":
@@ -127,21 +128,21 @@ class CudaToolkitPathVariable(FileRule):
         return findings
 
     def _reference(self, ctx, m):
-        name, sub = m.group(2).decode(), (m.group(3) or b"").decode()
+        name, sub = decoded(m.group(2)), decoded(m.group(3) or b"")
         close = ")" if m.group(1) == b"(" else "}"
         severity = None
         message = f"$({name}) is the CUDA toolkit's root: ROCm's is $(ROCM_PATH)"
         if KEPT.match(sub):
-            new = f"${m.group(1).decode()}ROCM_PATH{close}{sub}"
+            new = f"${decoded(m.group(1))}ROCM_PATH{close}{sub}"
         elif TARGET_DIR.match(sub):
             target = TARGET_DIR.match(sub)
-            new = f"${m.group(1).decode()}ROCM_PATH{close}{target.group(1) or ''}{'/' if sub.endswith('/') else ''}"
+            new = f"${decoded(m.group(1))}ROCM_PATH{close}{target.group(1) or ''}{'/' if sub.endswith('/') else ''}"
             message += f", which has no {sub.strip('/')}: ROCm keeps include and lib under its root"
         elif LIBRARY_DIR.match(sub):
-            new = f"${m.group(1).decode()}ROCM_PATH{close}/lib"
+            new = f"${decoded(m.group(1))}ROCM_PATH{close}/lib"
             message += ", with its libraries in lib"
         else:
-            new = f"${m.group(1).decode()}ROCM_PATH{close}{sub}"
+            new = f"${decoded(m.group(1))}ROCM_PATH{close}{sub}"
             message += f"; {sub.lstrip('/')} has no ROCm counterpart: review it by hand"
             severity = Severity.WARNING
         return self.finding(ctx, m.start(), m.end(), message, edits=[Edit(m.start(), m.end(), new)],

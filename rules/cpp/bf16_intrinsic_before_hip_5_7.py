@@ -11,6 +11,7 @@ element `x[i]` or `*p` of one, or such an intrinsic's result, too).
 """
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
+from migrate.edits import decoded
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -101,6 +102,6 @@ def _is_value(node, names: set[bytes]) -> bool:
         return False
     if node.type == "call_expression":
         callee = node.child_by_field_name("function")
-        return callee is not None and callee.text.decode() in ARITHMETIC and \
+        return callee is not None and decoded(callee.text) in ARITHMETIC and \
             any(_is_value(a, names) for a in arguments(node))
     return node.type == "identifier" and node.text in names

@@ -8,6 +8,7 @@ goes, with the blanks after it. A project's own `#define CUDART_CB` and `#ifdef`
 import re
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -34,6 +35,6 @@ class CallbackConventionMacro(CppRule):
         for m, token in ctx.code_matches(MACROS):
             if parse.defined_or_tested(token.node):
                 continue
-            yield self.finding(ctx, m.start(1), m.end(1), f"{m.group(1).decode()} (a Windows calling convention, "
+            yield self.finding(ctx, m.start(1), m.end(1), f"{decoded(m.group(1))} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",
-                               edits=[Edit(m.start(), m.end(), "")], title=f"Remove {m.group(1).decode()}")
+                               edits=[Edit(m.start(), m.end(), "")], title=f"Remove {decoded(m.group(1))}")

@@ -21,6 +21,7 @@ import tomllib
 from functools import lru_cache
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import Edit, Severity
 from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -128,7 +129,7 @@ class CoopGroupsApiMissing(CppRule):
                  if len(ways) == 1 and next(iter(ways))[1] in groups}
         for m in parse.matches(MEMBER_CALLS, ctx.tree.root_node):
             member, obj = m["member"][0], m["object"][0]
-            name = member.text.decode()
+            name = decoded(member.text)
             if name not in members or not _is_group(obj, groups) or not self._missing(ctx, members[name]):
                 continue
             edits, title = [], f"Call {RENAMES.get(name)}()"
@@ -137,7 +138,7 @@ class CoopGroupsApiMissing(CppRule):
             elif name in META and obj.type == "identifier" and obj.text in tiles:
                 call = m["call"][0]
                 size, parent = tiles[obj.text]
-                expression = META[name].format(parent=parent.decode(), size=size.decode())
+                expression = META[name].format(parent=decoded(parent), size=decoded(size))
                 edits, title = [Edit(call.start_byte, call.end_byte, expression)], f"Write {expression}"
             yield self.finding(ctx, member.start_byte, member.end_byte, self._message(ctx, name, members[name], newest),
                                edits=edits, title=title)
@@ -176,7 +177,7 @@ def _called_name(node, scopes: set[bytes], bare: bool) -> str | None:
     if node.type == "template_function":
         node = node.child_by_field_name("name")
     if node.type == "identifier":
-        return node.text.decode() if bare else None
+        return decoded(node.text) if bare else None
     if node.type != "qualified_identifier":
         return None
     scope, name = node.child_by_field_name("scope"), node.child_by_field_name("name")
@@ -184,4 +185,4 @@ def _called_name(node, scopes: set[bytes], bare: bool) -> str | None:
         return None
     if name.type == "template_function":
         name = name.child_by_field_name("name")
-    return name.text.decode() if name.type == "identifier" else None
+    return decoded(name.text) if name.type == "identifier" else None

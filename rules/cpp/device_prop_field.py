@@ -13,6 +13,7 @@ import tomllib
 from functools import lru_cache
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -69,7 +70,7 @@ class DevicePropField(CppRule):
             if field.type != "field_identifier" or parent is None or parent.type != "field_expression":
                 continue
             obj = parse.element_base(parent.child_by_field_name("argument"))  # p, props[i], *pp
-            name = field.text.decode()
+            name = decoded(field.text)
             if obj is None or obj.type != "identifier" or obj.text not in props:
                 continue
             since = fields[name]

@@ -10,6 +10,7 @@ hip/hip_bfloat16.h before).
 import re
 
 from migrate.cpp.includes import includes
+from migrate.edits import decoded
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -62,6 +63,6 @@ class HalfHeadersThroughCublas(CppRule):
             text = ctx.newline + text
         names = ", ".join(kinds)
         yield self.finding(ctx, cublas.start(2), cublas.end(2),
-                           f"<{cublas.group(2).decode()}> brings {names} with it in CUDA; hipBLAS's header does not: "
+                           f"<{decoded(cublas.group(2))}> brings {names} with it in CUDA; hipBLAS's header does not: "
                            f"{', '.join(f'<{h}>' for h in headers)} included", edits=[Edit(at, at, text)],
                            title="Include the HIP half and bfloat16 headers")

@@ -13,6 +13,7 @@ import re
 
 from migrate.cpp import typed
 from migrate.cpp.calls import arguments, call_of
+from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.packs import version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -76,14 +77,14 @@ class HalfOverloadMissing(CppRule):
             if token.name == "atomicAdd":
                 kind = typed.pointee_type(args[0], names)
                 if kind in HALF_TYPES:
-                    yield self.finding(ctx, start, end, f"atomicAdd on {kind.decode()}: no HIP release inspected (up to "
+                    yield self.finding(ctx, start, end, f"atomicAdd on {decoded(kind)}: no HIP release inspected (up to "
                                        "6.4) has it; use a compare-and-swap loop on the 32-bit word (HIP 6.4: "
                                        "unsafeAtomicAdd for __half2)")
                 continue
             kind = typed.value_type(value, names)
             if kind in HALF_TYPES:
                 plain = token.name.removesuffix("_sync")
-                yield self.finding(ctx, start, end, f"{token.name} on {kind.decode()}: HIP before {SHUFFLE_SINCE} "
+                yield self.finding(ctx, start, end, f"{token.name} on {decoded(kind)}: HIP before {SHUFFLE_SINCE} "
                                    f"(target {ctx.target}) has no __half shuffles; shuffle the bits: "
                                    f"__ushort_as_half((unsigned short){plain}((int)__half_as_ushort("
                                    f"{value.text.decode('utf-8', 'replace')}), ...))")

@@ -7,6 +7,7 @@ with the shared-memory size and stream defaulted to 0, and template kernels wrap
 """
 import re
 
+from migrate.edits import decoded
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -45,7 +46,7 @@ class KernelLaunchChevrons(CppRule):
         callee = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
         config_args = [c for c in config.named_children if c.type != "comment"]
-        name = callee.text.decode()
+        name = decoded(callee.text)
         edits = [Edit(callee.start_byte, callee.start_byte, "hipLaunchKernelGGL(")]
         if callee.type == "template_function" or "<" in name:
             edits[0] = Edit(callee.start_byte, callee.start_byte, "hipLaunchKernelGGL(HIP_KERNEL_NAME(")

@@ -15,6 +15,7 @@ A whole struct of the project's own shuffled at once is not checked: it needs th
 import re
 
 from migrate.cpp import parse, typed
+from migrate.edits import decoded
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -79,7 +80,7 @@ class TileShuffleOfVector(CppRule):
             return
         names = typed.declared(ctx)
         for m in parse.matches(CALLS, ctx.tree.root_node):
-            if m["method"][0].text.decode() not in SHUFFLES:
+            if decoded(m["method"][0].text) not in SHUFFLES:
                 continue
             args = [c for c in m["args"][0].named_children if c.type != "comment"]
             vector = typed.value_type(args[0], names) if args else None
@@ -90,7 +91,7 @@ class TileShuffleOfVector(CppRule):
             yield self._finding(ctx, m["call"][0], m["group"][0], m["method"][0], args, vector)
 
     def _finding(self, ctx, call, group, method, args, vector: bytes):
-        name = vector.decode()
+        name = decoded(vector)
         value, rest = _text(ctx, args[0]), [_text(ctx, a) for a in args[1:]]
         if args[0].type not in ("identifier", "subscript_expression", "field_expression"):
             value = f"({value})"
@@ -106,7 +107,7 @@ class TileShuffleOfVector(CppRule):
 
 
 def _text(ctx, node) -> str:
-    return ctx.text(node.start_byte, node.end_byte)
+    return decoded(ctx.data[node.start_byte:node.end_byte])
 
 
 def _plain(node) -> bool:

@@ -15,6 +15,7 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.lanes import arguments, in_bitset_idiom, int_value, is_32bit, matches, text, trees
+from migrate.edits import decoded
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -109,7 +110,7 @@ class BallotResult32Bit(CppRule):
         for m in LANEMASK.finditer(ctx.data):
             if ctx.locate(*m.span())[0] is not parse.Context.STRING:
                 continue
-            which = m.group(1).decode()
+            which = decoded(m.group(1))
             yield self.finding(ctx, m.start(), m.end(), f"inline PTX reads %lanemask_{which}, a 32-bit mask that HIP "
                                f"does not have; use the 64-bit __lanemask_{which}()")
 

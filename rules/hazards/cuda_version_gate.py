@@ -10,6 +10,7 @@ a version. Uses outside `#if`/`#elif`/`#ifdef` conditions are reported by CPP006
 import re
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -48,14 +49,14 @@ class CudaVersionGate(CppRule):
             node = ctx.node_at(m.start(), m.end())
             if node.type != "identifier" or parse.directive_condition(node) is None:
                 continue
-            name = m.group().decode()
+            name = decoded(m.group())
             parent = node.parent
             if parent.type == "preproc_defined":
                 yield self.finding(ctx, parent.start_byte, parent.end_byte,
-                                   defined_message(name, " ".join(parent.text.decode().split())))
+                                   defined_message(name, " ".join(decoded(parent.text).split())))
             elif parent.type in parse.DIRECTIVES:
                 yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name))
             else:
                 shown = parent if parent.type == "binary_expression" else node
                 yield self.finding(ctx, shown.start_byte, shown.end_byte,
-                                   value_message(name, " ".join(shown.text.decode().split())))
+                                   value_message(name, " ".join(decoded(shown.text).split())))

@@ -7,6 +7,7 @@ not grow the same way. Allocate on the host, or use a pool passed to the kernel.
 import re
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -46,7 +47,7 @@ class DeviceHeapAllocation(CppRule):
 
     def _allocations(self, ctx):
         caps = parse.captures(ALLOCATIONS, ctx.tree.root_node)
-        found = [(n, n.text.decode()) for n in caps.get("fn", []) if n.text in HEAP_FUNCTIONS]
+        found = [(n, decoded(n.text)) for n in caps.get("fn", []) if n.text in HEAP_FUNCTIONS]
         found += [(n, "new") for n in caps.get("new", [])] + [(n, "delete") for n in caps.get("delete", [])]
         for node, what in sorted(found, key=lambda item: item[0].start_byte):
             if parse.in_device_function(node):

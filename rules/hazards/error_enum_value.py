@@ -7,6 +7,7 @@ on AMD: host-visible data needs fine-grained (coherent) host memory.
 """
 from migrate.cpp.lanes import declared_with
 from migrate.cpp.parse import Context
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -58,7 +59,7 @@ class ErrorEnumValue(CppRule):
             sides = [cmp.child_by_field_name("left"), cmp.child_by_field_name("right")]
             if any(s is not None and s.type == "number_literal" and s.text != b"0" for s in sides):
                 seen.add(cmp.start_byte)
-                yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=cmp.text.decode()))
+                yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=decoded(cmp.text)))
 
 
 def uses(data: bytes, names: set[bytes]):

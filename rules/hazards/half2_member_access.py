@@ -11,6 +11,7 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.lanes import declared_with
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -53,18 +54,18 @@ class Half2MemberAccess(CppRule):
             if field.text not in (b"x", b"y"):
                 continue
             if owner.text in names:
-                yield self._finding(ctx, access, owner.text.decode(), field.text == b"x")
+                yield self._finding(ctx, access, decoded(owner.text), field.text == b"x")
 
     def _finding(self, ctx, access, own: str, low: bool):
         parent = access.parent
         if parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
-            op = parent.child_by_field_name("operator").text.decode()
-            value = parent.child_by_field_name("right").text.decode()
+            op = decoded(parent.child_by_field_name("operator").text)
+            value = decoded(parent.child_by_field_name("right").text)
             half = f"__low2half({own})" if low else f"__high2half({own})"
             if op != "=":
                 value = f"{half} {op[:-1]} {value}"
             pair = f"{value}, __high2half({own})" if low else f"__low2half({own}), {value}"
             return self.finding(ctx, access.start_byte, access.end_byte,
-                                WRITE.format(text=access.text.decode(), fix=f"{own} = __halves2half2({pair})"))
+                                WRITE.format(text=decoded(access.text), fix=f"{own} = __halves2half2({pair})"))
         fix = f"__low2half({own})" if low else f"__high2half({own})"
-        return self.finding(ctx, access.start_byte, access.end_byte, MESSAGE.format(text=access.text.decode(), fix=fix))
+        return self.finding(ctx, access.start_byte, access.end_byte, MESSAGE.format(text=decoded(access.text), fix=fix))

@@ -16,6 +16,7 @@ import re
 from migrate.cpp import parse, ptx
 from migrate.cpp.lanes import trees
 from migrate.cpp.ptx import asm_text, describe
+from migrate.edits import decoded
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -85,5 +86,5 @@ class InlinePtx(CppRule):
         target = operands[0].child_by_field_name("value")
         if constraint is None or target is None or asm_text(constraint) != "=r":
             return []
-        return [Edit(base + statement.start_byte, base + statement.end_byte, f"{target.text.decode()} = __lane_id();")]
+        return [Edit(base + statement.start_byte, base + statement.end_byte, f"{decoded(target.text)} = __lane_id();")]
 

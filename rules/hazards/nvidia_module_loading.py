@@ -29,6 +29,7 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.parse import Context
+from migrate.edits import decoded
 from migrate.model import Applicability, Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -165,7 +166,7 @@ class NvidiaModuleLoading(CppRule):
                 continue
             shown = string_value(literal)
             yield self.finding(ctx, base + literal.start_byte, base + literal.end_byte,
-                               f"'{shown}' is {KINDS[m.group(1).decode()]}: {CODE_OBJECT}")
+                               f"'{shown}' is {KINDS[decoded(m.group(1))]}: {CODE_OBJECT}")
         if b".target" in ctx.data or b".version" in ctx.data:
             for node in parse.captures(STRINGS, ctx.tree.root_node).get("s", []):
                 if node.parent is not None and node.parent.type == "concatenated_string":
@@ -180,7 +181,7 @@ class NvidiaModuleLoading(CppRule):
         for m in ARCH_OPTION.finditer(ctx.data):
             if ctx.locate(m.start() + 1, m.end() - 1)[0] is not Context.STRING:
                 continue
-            option = m.group()[1:-1].decode()
+            option = decoded(m.group()[1:-1])
             new = f"--offload-arch={target}"
             edits = [Edit(m.start() + 1, m.end() - 1, new)] if m.group(1) else []
             yield self.finding(ctx, m.start(), m.end(), f"NVRTC option '{option}' names an NVIDIA architecture: "

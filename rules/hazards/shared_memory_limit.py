@@ -11,6 +11,7 @@ the shared-memory bank config calls) have no effect on AMD, where the L1/LDS spl
 import re
 
 from migrate.cpp.calls import arguments, call_of
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -39,7 +40,7 @@ def constant(node) -> int | None:
     """The value of a constant integer expression of literals, + - * / << >> and sizeof(builtin type)."""
     kind = node.type
     if kind == "number_literal":
-        text = node.text.decode().rstrip("uUlL").replace("'", "")
+        text = decoded(node.text).rstrip("uUlL").replace("'", "")
         try:
             return int(text, 0) if not (text.startswith("0") and text[1:].isdigit()) else int(text, 8)
         except ValueError:
@@ -48,7 +49,7 @@ def constant(node) -> int | None:
         return constant(node.named_children[0])
     if kind == "sizeof_expression":
         inner = node.child_by_field_name("type")
-        return SIZES.get(" ".join(inner.text.decode().split())) if inner is not None else None
+        return SIZES.get(" ".join(decoded(inner.text).split())) if inner is not None else None
     if kind == "binary_expression":
         left, right = constant(node.child_by_field_name("left")), constant(node.child_by_field_name("right"))
         op = node.child_by_field_name("operator").type
@@ -122,7 +123,7 @@ class SharedMemoryLimit(CppRule):
             if declaration is None or declaration.type != "declaration":
                 continue
             kind = declaration.child_by_field_name("type")
-            element = SIZES.get(" ".join(kind.text.decode().split())) if kind is not None else None
+            element = SIZES.get(" ".join(decoded(kind.text).split())) if kind is not None else None
             if element is None:
                 continue
             for declarator in declaration.children_by_field_name("declarator"):
@@ -137,4 +138,4 @@ class SharedMemoryLimit(CppRule):
                     inner = inner.child_by_field_name("declarator")
                 if size is not None and size > LDS and inner is not None and declarator.type == "array_declarator":
                     yield self.finding(ctx, declaration.start_byte, declaration.end_byte,
-                                       f"__shared__ array '{inner.text.decode()}' takes {size} bytes: {MESSAGE_LDS}")
+                                       f"__shared__ array '{decoded(inner.text)}' takes {size} bytes: {MESSAGE_LDS}")

@@ -11,6 +11,7 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments
+from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -79,7 +80,7 @@ class TextureReference(CppRule):
             if node.type != "identifier" or call is None or call.type != "call_expression":
                 continue
             args = arguments(call)
-            if args and args[0].type == "identifier" and args[0].text.decode() in references:
-                name = m.group().decode()
+            if args and args[0].type == "identifier" and decoded(args[0].text) in references:
+                name = decoded(m.group())
                 yield self.finding(ctx, call.start_byte, call.end_byte,
-                                   f"{name} reads texture reference '{args[0].text.decode()}': {ADVICE}")
+                                   f"{name} reads texture reference '{decoded(args[0].text)}': {ADVICE}")

@@ -54,3 +54,12 @@ class FileContext:
     def parse_errors(self) -> list[tuple[int, int]]:
         """(line, column) of places the file's parser could not make sense of; none by default."""
         return []
+
+    def unreached(self, start: int) -> bool:
+        """Whether the byte `start` lies in code that never runs on ROCm (findings there are left out); never by
+        default."""
+        return False
+
+    def parse_advice(self) -> str:
+        """What to do about the parse errors, for the message that reports them."""
+        return "fix the syntax and run again"

@@ -1,9 +1,10 @@
 """Run rules over one file and apply the fixes the applicability policy allows (any file kind)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from migrate.compose import Composition
 from migrate.context import FileContext
 from migrate.edits import Applied, apply_fixes, splice
 from migrate.model import Applicability, Edit, Finding, RuleKind, Severity, Span
@@ -29,6 +30,63 @@ def input_finding(path: str, code: str, message: str, line: int = 1, column: int
     return Finding(code, RuleKind.INPUT, severity, message, Span(path, 0, 0, line, column))
 
 
+def _copied_unchanged(ctx: FileContext, where: list[tuple[int, int]]) -> Finding:
+    lines = ", ".join(f"{line}:{col}" for line, col in where)
+    return input_finding(ctx.path, "INP001", f"{ctx.parser} could not parse this file (at {lines}): copied unchanged; "
+                         f"{ctx.parse_advice()}", *where[0])
+
+
+def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: Applied):
+    """Run the rules again on the output until it stops changing (at most 4 more passes): a fix that undoes a wrong
+    port writes what other rules rewrite. Later findings and fixes are put back on the original's bytes
+    (migrate/compose.py); a region changed by several passes is one edit, the fix of the last finding there."""
+    composition = Composition()
+    owners: list[Finding] = list(first.applied)
+    composition.add([(e, i) for i, f in enumerate(owners) for e in f.fix.edits])
+    seen = {(f.code, f.span.start, f.message) for f in findings}
+    data, later_findings, conflicts = first.data, [], list(first.conflicts)
+    for _ in range(4):
+        again = type(ctx)(ctx.path, data, ctx.options, ctx.packs, ctx.target)
+        if again.parse_errors():
+            break
+        found = [f for rule in rules for f in rule.check(again) if not again.unreached(f.span.start)]
+        result = apply_fixes(data, [f for f in found if allowed(f, ctx.options)])
+        applied = {id(f) for f in result.applied}
+        edits = []
+        for f in found:
+            start, end = composition.original(f.span.start), composition.original(f.span.end)
+            if id(f) not in applied and (f.code, start, f.message) in seen:
+                continue
+            seen.add((f.code, start, f.message))
+            moved = replace(f, span=ctx.span(start, max(start, end)), matched=ctx.text(start, max(start, end)))
+            if id(f) in applied:
+                edits += [(e, len(owners)) for e in f.fix.edits]
+                owners.append(moved)
+            else:
+                later_findings.append(replace(moved, fix=None) if f.fix else moved)
+        conflicts += [replace(f, span=ctx.span(composition.original(f.span.start),
+                                                composition.original(f.span.start))) for f in result.conflicts]
+        if not result.applied:
+            break
+        composition.add(edits)
+        data = result.data
+    owned: dict[int, list[Edit]] = {}
+    final_edits = []
+    for edit, by in composition.edits(data):
+        owned.setdefault(max(by), []).append(edit)  # the last fix there wrote the final text
+        final_edits.append(edit)
+    fixed = {id(f): i for i, f in enumerate(owners)}
+    out = []
+    for f in [*findings, *owners[len(first.applied):]]:
+        i = fixed.get(id(f))
+        if i is not None:
+            f = replace(f, fix=replace(f.fix, edits=tuple(owned[i])) if i in owned else None)
+        out.append(f)
+    out += later_findings
+    applied = tuple(f for f in out if allowed(f, ctx.options))
+    return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts))
+
+
 def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there was migrated: review those lines",
               extra_edits: Callable[[bytes, Applied], list[Edit]] | None = None) -> Translation:
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007); parse problems
@@ -37,14 +95,14 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     where = ctx.parse_errors() if getattr(ctx, "all_or_nothing", False) else []
     if where:
         # Python and deployment files: a half-understood file is not edited at all.
-        lines = ", ".join(f"{line}:{col}" for line, col in where)
-        findings.append(input_finding(ctx.path, "INP001", f"{ctx.parser} could not parse this file (at {lines}): "
-                                      "copied unchanged; fix the syntax and run again", *where[0]))
-        return Translation(ctx.data, tuple(findings))
+        return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     for rule in rules:
-        findings.extend(rule.check(ctx))
+        findings.extend(f for f in rule.check(ctx) if not ctx.unreached(f.span.start))
     result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options)])
     output = result.data
+    feeders = {r.code for r in rules if r.feeds_other_rules}
+    if getattr(ctx, "all_or_nothing", False) and any(f.code in feeders for f in result.applied):
+        output, findings, result = _to_fixed_point(ctx, rules, findings, result)
     extra = extra_edits(ctx.data, result) if extra_edits else []
     if extra:
         output = splice(ctx.data, sorted([*result.edits, *extra], key=lambda e: (e.start, e.end > e.start)))
@@ -52,6 +110,9 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))
     where = ctx.parse_errors()  # after the rules: a C++ file is parsed only when a rule needed its tree
+    if where and getattr(ctx, "all_or_nothing", False):
+        # a parser that a rule needed refused what a quicker check had accepted: still nothing is edited
+        return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     if where:
         lines = ", ".join(f"{line}:{col}" for line, col in where)
         findings.append(input_finding(

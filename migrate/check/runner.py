@@ -76,7 +76,7 @@ class Settings:
 @dataclass
 class CheckResult:
     findings: list[Finding]  # what fails the gate, after every filter, sorted
-    notes: list[Finding]  # reported, never failing: unused suppressions (CHK001)
+    notes: list[Finding]  # reported, never failing: unused suppressions (CHK001), files not parsed (INP001)
     target: str
     files: int  # files checked
     lines: int
@@ -199,6 +199,12 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     return target
 
 
+def _all_or_nothing(kind: str) -> bool:
+    from migrate.contexts import CONTEXTS
+
+    return getattr(CONTEXTS.get(kind), "all_or_nothing", False)
+
+
 def _run_rules(todo: list[SourceFile], options: Options, target: str, jobs: int) -> list[FileResult]:
     from migrate.stages import rewrite
 
@@ -285,6 +291,9 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
                       if blocks(x, settings.min_severity) and selection.selected(x.code) and on_added(x))
         notes.extend(x for x in applied.unused if selection.selected(x.code) and on_added(x))
         notes.extend(internal.failed(r.findings))  # reported whatever the selection; the command exits 2
+        if _all_or_nothing(f.kind):
+            # a Python or deployment file its parser refused was not checked at all: say so (never failing)
+            notes.extend(x for x in r.findings if x.code == "INP001" and selection.selected(x.code))
     baselined: list[Finding] = []
     if known is not None:
         gating, baselined = baseline_file.split(gating, known)

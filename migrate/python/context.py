@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import codecs
+import io
+import tokenize
 from functools import cached_property
 
 import libcst as cst
@@ -48,6 +50,10 @@ class PythonContext(FileContext):
         `np.cuda` after `import cupy as np` is {"cupy.cuda"}; an empty set when it cannot tell."""
         return self._names.of(node) if self._names else set()
 
+    def binding_imports(self, node: cst.Name) -> list[cst.CSTNode]:
+        """The import statements that bind `node`'s name in its scope (migrate/python/names.py)."""
+        return self._names.binding_imports(node) if self._names else []
+
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
         """[start, end) of `node` in the file's bytes (`self.data`)."""
         span = self.positions[node]
@@ -75,9 +81,10 @@ class PythonContext(FileContext):
         return bom + len(code[:chars].encode(name))
 
     def parse_errors(self) -> list[tuple[int, int]]:
-        if "_parsed" not in self.__dict__ and _python_location(self.data) is None:
+        if "_parsed" not in self.__dict__ and _utf8(self.data) and _python_location(self.data) is None:
             # Python's own parser (in C, many times faster than libcst's) accepts it: libcst is left to the rules
-            # that need the tree, and a file that no rule needs is never parsed by libcst
+            # that need the tree, and a file that no rule needs is never parsed by libcst. Not for bytes that are
+            # not UTF-8: Python skips them in comments without decoding, libcst decodes the whole file first.
             return []
         exc = self._parsed[1]
         if exc is None:
@@ -85,9 +92,55 @@ class PythonContext(FileContext):
         if isinstance(exc, cst.ParserSyntaxError):
             # libcst's parser may only notice lines later; Python's own parser names the first bad line
             return [_python_location(self.data) or (exc.raw_line, exc.raw_column + 1)]
-        if isinstance(exc, UnicodeDecodeError):
-            return [(self.data.count(b"\n", 0, exc.start) + 1, 1)]
+        bad = _undecodable(self.data, exc)
+        if bad is not None:
+            return [(self.data.count(b"\n", 0, bad) + 1, 1)]
         return [(getattr(exc, "lineno", None) or 1, 1)]
+
+    def unreached(self, start: int) -> bool:
+        from migrate.python.guards import cuda_only
+
+        return cuda_only(self, start)
+
+    def parse_advice(self) -> str:
+        exc = self._parsed[1] if self.parse_errors() else None
+        bad = _undecodable(self.data, exc) if exc is not None else None
+        if bad is None:
+            return super().parse_advice()
+        return (f"byte 0x{self.data[bad]:02x} is not {_declared(self.data)}, the file's encoding (Python only skips "
+                "such bytes in comments); convert the file to UTF-8, or declare its encoding in a coding cookie "
+                "(`# -*- coding: latin-1 -*-`), and run again")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _declared(data: bytes) -> str:
+    """The encoding a file declares (PEP 263), else UTF-8's name."""
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:
+        return "utf-8"
+
+
+def _undecodable(data: bytes, exc: Exception) -> int | None:
+    """The offset of the first byte the file's encoding cannot decode, when that is why parsing failed."""
+    if isinstance(exc, UnicodeDecodeError):
+        return exc.start
+    if not isinstance(exc, SyntaxError) or getattr(exc, "lineno", None):
+        return None
+    try:
+        data.decode(_declared(data))
+    except UnicodeDecodeError as bad:
+        return bad.start
+    except LookupError:
+        return None
+    return None
 
 
 def _python_location(data: bytes) -> tuple[int, int] | None:

@@ -123,7 +123,12 @@ class _Walker(cst.CSTVisitor):
 def index(ctx) -> Index:
     """The index of `ctx`'s module (built once per context)."""
     found = getattr(ctx, _CACHE_ATTRIBUTE, None)
-    if found is None:
+    if found is None and ctx.wrapper is None:
+        # libcst refused a file that a quicker check accepted: the rules see an empty module, and the engine reports
+        # the file as not parsed (migrate/fixing.py) and leaves it as it is
+        found = Index(cst.Module(body=[]))
+        setattr(ctx, _CACHE_ATTRIBUTE, found)
+    elif found is None:
         found = Index(ctx.wrapper.module)
         walker = _Walker(found)
         walk(ctx.wrapper.module, walker.on_visit, walker.on_leave)  # a read-only walk: libcst's visit rebuilds nodes

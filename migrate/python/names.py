@@ -27,20 +27,28 @@ class Scope:
     imports: dict[str, set[str]] = field(default_factory=dict)  # local name -> qualified names
     bound: set[str] = field(default_factory=set)  # bound any other way
     declared_global: set[str] = field(default_factory=set)
+    statements: dict[str, list[cst.CSTNode]] = field(default_factory=dict)  # local name -> the imports binding it
 
-    def lookup(self, name: str) -> set[str] | None:
+    def find(self, name: str) -> Scope | None:
+        """The scope whose binding of `name` a use in this scope sees (Python's rules), None when unbound."""
         scope, first = self, True
         while scope is not None:
             if name in scope.declared_global and scope.parent is not None:  # `global x` at module level is a no-op
                 scope = _module(scope)
                 continue
             if (first or not scope.is_class) and (name in scope.imports or name in scope.bound):
-                found = set(scope.imports.get(name, ()))
-                if name in scope.bound:
-                    found.add(scope.prefix + name)
-                return found
+                return scope
             scope, first = scope.parent, False
         return None
+
+    def lookup(self, name: str) -> set[str] | None:
+        scope = self.find(name)
+        if scope is None:
+            return None
+        found = set(scope.imports.get(name, ()))
+        if name in scope.bound:
+            found.add(scope.prefix + name)
+        return found
 
 
 def target_names(target: cst.CSTNode) -> list[str]:
@@ -183,11 +191,18 @@ class _Walker(cst.CSTVisitor):
             dotted = get_full_name_for_node(alias.name) or ""
             self._mark_import_names(alias.name, dotted)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.scope.imports.setdefault(alias.asname.name.value, set()).add(dotted)
+                local = alias.asname.name.value
+                self.scope.imports.setdefault(local, set()).add(dotted)
             else:
-                top = dotted.split(".")[0]
-                self.scope.imports.setdefault(top, set()).add(top)
+                local = dotted.split(".")[0]
+                self.scope.imports.setdefault(local, set()).add(local)
+            self._statement(local, node)
         return False
+
+    def _statement(self, local: str, node: cst.CSTNode) -> None:
+        statements = self.scope.statements.setdefault(local, [])
+        if node not in statements:
+            statements.append(node)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         module = get_full_name_for_node(node.module) if node.module is not None else ""
@@ -203,6 +218,7 @@ class _Walker(cst.CSTVisitor):
             local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) \
                 else name
             self.scope.imports.setdefault(local, set()).add(qualified)
+            self._statement(local, node)
         return False
 
     def _mark_import_names(self, node: cst.CSTNode, dotted: str) -> None:
@@ -228,6 +244,13 @@ class QualifiedNames:
         module.visit(walker)
         self._where = walker.where
         self._fixed = walker.fixed
+
+    def binding_imports(self, node: cst.Name) -> list[cst.CSTNode]:
+        """The import statements that bind the name `node` where it is used (several when the scope imports it
+        more than once: `try: from a import x` / `except ImportError: from b import x`); [] when none does."""
+        scope = self._where.get(node)
+        found = scope.find(node.value) if scope is not None else None
+        return list(found.statements.get(node.value, ())) if found is not None else []
 
     def of(self, node: cst.CSTNode) -> set[str]:
         if node in self._fixed:

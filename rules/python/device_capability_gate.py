@@ -43,6 +43,12 @@ class DeviceCapabilityGate(FileRule):
         Valid("import torch\n\nprint(torch.cuda.get_device_capability())\nname = torch.cuda.get_device_name(0)\n"
               "use_bf16 = torch.cuda.is_bf16_supported()\n"),
         Valid("import torch\n\nmajor = 8\nif major >= 8:\n    pass\n"),
+        Valid("import torch\n\nIS_ROCM = torch.version.hip is not None\n\n\ndef supports_bf16():\n"
+              "    if IS_ROCM:\n        return torch.cuda.is_bf16_supported()\n"
+              "    return torch.cuda.get_device_capability() >= (8, 0)\n"),
+        Valid("import torch\nfrom vllm.platforms import current_platform\n\n"
+              "use_fp8 = current_platform.is_rocm() or torch.cuda.get_device_capability()[0] >= 9\n"
+              "sm = 0 if current_platform.is_rocm() else torch.cuda.get_device_properties(0).major\n"),
         Invalid("import torch\n\n\ndef describe(i):\n    props = torch.cuda.get_device_properties(i)\n"
                 "    return props.name\n\n\ndef has_fp8(i):\n    props = torch.cuda.get_device_properties(i)\n"
                 "    return props.major >= 9\n", line=11),

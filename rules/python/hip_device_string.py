@@ -31,6 +31,7 @@ class HipDeviceString(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     file_kind = "python"
+    feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
     example_path = "train.py"
     examples = [
         Valid("import torch\nx = torch.zeros(3, device='cuda')\nprint('running on hip')\nopts = {'hip': 1}\n"),

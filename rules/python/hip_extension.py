@@ -29,6 +29,7 @@ class HipExtension(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     file_kind = "python"
+    feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
     example_path = "setup.py"
     examples = [
         Valid("from torch.utils.cpp_extension import CUDAExtension\next = CUDAExtension('k', ['k.cu'])\n"),

@@ -48,6 +48,10 @@ class NvidiaSmiCommand(FileRule):
     examples = [
         Valid("import subprocess\nsubprocess.run(['amd-smi', 'list'])\nprint('nvidia-smi -L')\n"),
         Valid("import os\nos.system('rocm-smi')\n"),
+        # the NVIDIA side of a ROCm test never runs on ROCm (migrate/python/guards.py)
+        Valid("import subprocess\nimport torch\n\n\ndef gpu_names():\n    if torch.version.hip:\n"
+              "        return subprocess.check_output(['amd-smi', 'list'], text=True)\n"
+              "    return subprocess.check_output(['nvidia-smi', '-L'], text=True)\n"),
         Invalid("import os\nimport subprocess\n\nsubprocess.run([\"nvidia-smi\", \"-L\"], check=True)\n"
                 "os.system('nvidia-smi topo -m')\n",
                 fixed="import os\nimport subprocess\n\nsubprocess.run([\"amd-smi\", \"list\"], check=True)\n"

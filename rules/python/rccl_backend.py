@@ -28,6 +28,7 @@ class RcclBackend(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     file_kind = "python"
+    feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
     example_path = "train.py"
     examples = [
         Valid("import torch.distributed as dist\ndist.init_process_group(backend='nccl')\nlib = 'rccl'\n"),

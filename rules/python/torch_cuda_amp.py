@@ -25,6 +25,13 @@ reported at the import. When one of those uses cannot be adjusted (the class pas
 such use is reported for a hand edit. `GradScaler` in an annotation or an `isinstance` check needs no change
 (`torch.cuda.amp.GradScaler` is a subclass of `torch.amp.GradScaler`). A `torch.amp.autocast` without `dtype`
 takes `torch.get_autocast_dtype("cuda")`, float16 unless the program changed it.
+
+Each use follows the import that binds its name where it is used (a function's own `from torch.cuda.amp import
+autocast` binds it there, the module's elsewhere), so one run rewrites every import together with its uses.
+
+Fallbacks are kept: a use of the old API in one part of an `if`/`else`, a conditional expression or a
+`try`/`except` whose other part uses `torch.amp` (or `torch.autocast`), or whose test checks the torch version or
+`hasattr(torch, ...)`, exists for older torch releases; rewriting it would break them (migrate/python/guards.py).
 """
 from __future__ import annotations
 
@@ -35,12 +42,15 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from migrate.model import Edit, RuleKind, Severity
+from migrate.python.guards import compat_branch
 from migrate.python.index import arguments, index, insert_first, module_alias
 from migrate.rule import FileRule, Invalid, Valid
 
 AMP = "torch.cuda.amp"
 FUNCS = ("autocast", "GradScaler", "custom_fwd", "custom_bwd")
 AUTOCAST_POSITIONAL = ("enabled", "dtype", "cache_enabled")
+# what the new API is reached by: a branch beside one that uses it keeps the old API on purpose
+NEW_API = ("torch.amp", "torch.autocast", "torch.get_autocast_dtype", "torch.is_autocast_enabled")
 NEW = {
     "autocast": 'torch.amp.autocast("cuda", ...)',
     "GradScaler": 'torch.amp.GradScaler("cuda", ...)',
@@ -70,10 +80,10 @@ class _Use:
 
 @dataclass
 class _Group:
-    """The uses of the names one import statement binds."""
+    """The import statements that bind some names (by where each starts, with the local name it binds) and every
+    use of those names: they are rewritten together or not at all."""
 
-    statement: cst.CSTNode
-    edit: Edit | None  # the import's own rewrite; None: the import cannot be rewritten
+    statements: dict[int, tuple[cst.CSTNode, str]]
     uses: list[_Use] = field(default_factory=list)
 
 
@@ -87,6 +97,20 @@ class TorchCudaAmp(FileRule):
         Valid("import torch\n\nwith torch.amp.autocast('cuda', dtype=torch.bfloat16):\n    pass\n"
               "scaler = torch.amp.GradScaler('cuda')\n"),
         Valid("from contextlib import nullcontext as autocast\n\nwith autocast():\n    pass\n"),
+        # fallbacks for older torch, beside the new API or behind a version or attribute test: kept on purpose
+        Valid("import torch\n\n\ndef make_scaler(enabled):\n    try:\n"
+              "        return torch.amp.GradScaler(\"cuda\", enabled=enabled)\n"
+              "    except (AttributeError, TypeError):  # torch < 2.3\n"
+              "        return torch.cuda.amp.GradScaler(enabled=enabled)\n"),
+        Valid("try:\n    from torch.amp import GradScaler\nexcept ImportError:\n"
+              "    from torch.cuda.amp import GradScaler\n"),
+        Valid("import torch\n\nif hasattr(torch, \"autocast\"):\n    ctx = torch.autocast(\"cuda\", dtype=torch.float16)\n"
+              "else:\n    ctx = torch.cuda.amp.autocast(dtype=torch.float16)\n"),
+        Valid("import torch\nfrom packaging import version\n\n"
+              "if version.parse(torch.__version__) < version.parse(\"1.10\"):\n"
+              "    autocast = torch.cuda.amp.autocast\nelse:\n    autocast = torch.autocast\n"),
+        Valid("import torch\n\nTORCH_VERSION = tuple(int(x) for x in torch.__version__.split(\".\")[:2])\n"
+              "scaler = torch.cuda.amp.GradScaler() if TORCH_VERSION < (2, 3) else torch.amp.GradScaler(\"cuda\")\n"),
         Invalid("import torch\n\nscaler = torch.cuda.amp.GradScaler(init_scale=1024.0)\n"
                 "with torch.cuda.amp.autocast(True, torch.bfloat16):\n    pass\n",
                 fixed="import torch\n\nscaler = torch.amp.GradScaler(\"cuda\", init_scale=1024.0)\n"
@@ -112,6 +136,17 @@ class TorchCudaAmp(FileRule):
                       "    @custom_bwd(device_type=\"cuda\")\n    def backward(ctx, g):\n        return g * 2\n", line=2),
         Invalid("import torch\n\n@torch.cuda.amp.custom_fwd\ndef f(x):\n    return x\n",
                 fixed="import torch\n\n@torch.amp.custom_fwd(device_type=\"cuda\")\ndef f(x):\n    return x\n"),
+        Invalid("import torch\n\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
+                "scaler = torch.cuda.amp.GradScaler()\n",
+                fixed="import torch\n\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
+                      "scaler = torch.amp.GradScaler(\"cuda\")\n", line=7),
+        Invalid("import torch\nfrom torch.cuda.amp import autocast\n\n\ndef evaluate(model, x):\n"
+                "    with autocast():\n        return model(x)\n\n\ndef train(model, x):\n"
+                "    from torch.cuda.amp import autocast\n    with autocast(enabled=True):\n        return model(x)\n",
+                fixed="import torch\nfrom torch.amp import autocast\n\n\ndef evaluate(model, x):\n"
+                      "    with autocast(\"cuda\"):\n        return model(x)\n\n\ndef train(model, x):\n"
+                      "    from torch.amp import autocast\n    with autocast(\"cuda\", enabled=True):\n"
+                      "        return model(x)\n", line=2),
         Invalid("from torch.cuda.amp import autocast\n\nmake_ctx = autocast\nwith autocast(enabled=False):\n    pass\n",
                 line=3, message="torch.cuda.amp.autocast is deprecated: use torch.amp.autocast(\"cuda\", ...), the "
                                 "device-generic API ROCm runs as 'cuda'; this use cannot be rewritten "
@@ -122,7 +157,7 @@ class TorchCudaAmp(FileRule):
         if not re.search(rb"\bamp\b", ctx.data):  # cheap test first: torch.cuda.amp, or amp imported from torch.cuda
             return
         idx = index(ctx)
-        groups: dict[int, _Group] = {}
+        groups: list[_Group] = []
         singles: list[tuple[_Use, list[Edit] | None]] = []
         torch = module_alias(ctx, "torch")
         for node in [*idx.attributes, *idx.names]:
@@ -134,20 +169,23 @@ class TorchCudaAmp(FileRule):
             parent = idx.parent(node)
             if isinstance(node, cst.Name) and isinstance(parent, cst.Attribute) and parent.attr is node:
                 continue
+            if compat_branch(ctx, idx, node, NEW_API):
+                continue  # the old API kept on purpose, beside the new one or behind a torch version test
             use = _Use(node, func, self._argument_edits(ctx, idx, node, func))
             root = _root(node)
             root_names = ctx.qualified_names(root)
             if "torch" in root_names or "torch.cuda" in root_names:
                 singles.append((use, self._prefix_edit(ctx, node, root, torch)))
                 continue
-            statement = _binding_import(ctx, idx, root)
-            if statement is None:
+            statements = _binding_imports(ctx, root)
+            if not statements:
                 singles.append((use, None))
                 continue
-            key = ctx.byte_span(statement)[0]
-            if key not in groups:
-                groups[key] = _Group(statement, _import_edit(ctx, statement, root.value))
-            groups[key].uses.append(use)
+            # one fix for every import that binds the name where it is used and every use of those imports
+            merged = [g for g in groups if g.statements.keys() & statements.keys()]
+            group = _Group({k: v for g in merged for k, v in g.statements.items()} | statements,
+                           [u for g in merged for u in g.uses] + [use])
+            groups = [g for g in groups if g not in merged] + [group]
         for use, prefix in singles:
             start, end = ctx.byte_span(use.node)
             if prefix is None or use.edits is None:
@@ -155,15 +193,17 @@ class TorchCudaAmp(FileRule):
             else:
                 yield self.finding(ctx, start, end, message(use.func), edits=[prefix, *use.edits],
                                    title=f"Use torch.amp.{use.func}")
-        for group in groups.values():
-            if group.edit is None or any(u.edits is None for u in group.uses):
+        for group in sorted(groups, key=lambda g: min(g.statements)):
+            imports = [_import_edit(ctx, statement, local) for statement, local in group.statements.values()]
+            if None in imports or any(u.edits is None for u in group.uses):
                 for use in group.uses:
-                    if use.edits is None or group.edit is None:
+                    if use.edits is None or None in imports:
                         yield self._by_hand(ctx, use, " (nothing bound by this import was changed)")
                 continue
-            start, end = ctx.byte_span(group.statement)
+            first = min(group.statements)
+            start, end = ctx.byte_span(group.statements[first][0])
             funcs = sorted({u.func for u in group.uses}, key=FUNCS.index)
-            edits = [group.edit, *(e for u in group.uses for e in u.edits)]
+            edits = [*imports, *(e for u in group.uses for e in u.edits)]
             yield self.finding(ctx, start, end, group_message(funcs), edits=edits,
                                title="Import from torch.amp and name the 'cuda' device")
 
@@ -252,16 +292,17 @@ def _call_edits(ctx, call: cst.Call, func: str) -> list[Edit] | None:
     return [Edit(first, first, f'device_type="cuda"{rest}')]
 
 
-def _binding_import(ctx, idx, root: cst.CSTNode) -> cst.CSTNode | None:
-    """The import statement (outside functions) that binds `root`'s name to a part of torch.cuda.amp."""
+def _binding_imports(ctx, root: cst.CSTNode) -> dict[int, tuple[cst.CSTNode, str]]:
+    """The import statements that bind `root`'s name to a part of torch.cuda.amp where it is used (a function's own
+    import first: Python's scopes), by where each starts; empty when another binding is seen there."""
     if not isinstance(root, cst.Name):
-        return None
-    for node in [*idx.import_froms, *idx.imports]:
+        return {}
+    found = {}
+    for node in ctx.binding_imports(root):
         if isinstance(node.names, cst.ImportStar):
             continue
         for alias in node.names:
-            local = alias.evaluated_alias or alias.evaluated_name
-            if local != root.value:
+            if (alias.evaluated_alias or alias.evaluated_name) != root.value:
                 continue
             if isinstance(node, cst.ImportFrom):
                 module = get_full_name_for_node(node.module) if node.module is not None else ""
@@ -269,8 +310,8 @@ def _binding_import(ctx, idx, root: cst.CSTNode) -> cst.CSTNode | None:
             else:
                 full = alias.evaluated_name
             if full == AMP or full.startswith(AMP + "."):
-                return node
-    return None
+                found[ctx.byte_span(node)[0]] = (node, root.value)
+    return found
 
 
 def _import_edit(ctx, statement: cst.CSTNode, local: str) -> Edit | None:

@@ -30,6 +30,7 @@ class TorchHipNamespace(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.ERROR
     file_kind = "python"
+    feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
     example_path = "train.py"
     examples = [
         Valid("import torch\ntorch.cuda.synchronize()\nname = 'torch.hip'  # torch.hip\n"),

@@ -54,6 +54,8 @@ class TorchVersionCuda(FileRule):
         Valid("import torch\nprint('CUDA', torch.version.cuda)\nif torch.version.cuda or torch.version.hip:\n"
               "    pass\n"),
         Valid("import torch\nlog.info('built with %s', torch.version.cuda)\nv = str(torch.version.git_version)\n"),
+        Valid("import torch\n\nif torch.version.hip:\n    backend = 'rocm'\nelif torch.version.cuda:\n"
+              "    backend = 'cuda'\nelse:\n    backend = 'cpu'\n"),
         Invalid("import torch\n\nif torch.version.cuda:\n    backend = 'gpu'\nassert torch.version.cuda, 'GPU build'\n"
                 "HAS_GPU = torch.version.cuda is not None\nCPU_ONLY = not torch.version.cuda\n",
                 fixed="import torch\n\nif torch.version.cuda or torch.version.hip:\n    backend = 'gpu'\n"

@@ -363,7 +363,8 @@ def test_rocm_tag_table(release, tag):
 @pytest.mark.parametrize(("url", "cuda"), [
     ("https://wheels.example.org/whl/cu121", True), ("https://wheels.example.org/whl/cu121/", True),
     ("https://wheels.example.org/whl/nightly/cu128", True), ("https://wheels.example.org/whl/cpu", False),
-    ("https://wheels.example.org/whl/cu121/torch_stable.html", False), ("https://wheels.example.org/cuda", False)])
+    ("https://wheels.example.org/whl/cu121/torch_stable.html", True),  # a find-links page: its folder is the build
+    ("https://wheels.example.org/whl/torch_stable.html", False), ("https://wheels.example.org/cuda", False)])
 def test_cuda_index_urls(url, cuda):
     assert is_cuda_index(url) is cuda
 

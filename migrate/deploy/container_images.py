@@ -1,7 +1,13 @@
 """Where a deployment file names the container images it builds on or runs, with byte spans: one reader for the
 image rules (PY050, PY051), whatever the file.
 
-- Dockerfile (tree-sitter-dockerfile): the image of each `FROM` (`FROM --platform=... <image> AS <name>`).
+- Dockerfile (tree-sitter-dockerfile): the image of each `FROM` (`FROM --platform=... <image> AS <name>`), and the
+  default of an `ARG` that a `FROM` builds on (`ARG BASE_IMAGE=nvcr.io/nvidia/pytorch:24.01-py3` ... `FROM
+  ${BASE_IMAGE}`).
+- Shell text (shell scripts; a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`; a CI step's `run:`/`script:`): the images of the
+  families the image rules know (`nvidia/cuda`, `nvcr.io/nvidia/*`, `pytorch/pytorch`, `tensorflow/tensorflow`,
+  `vllm/vllm-openai`) standing as a whole word: `docker run ... nvcr.io/nvidia/pytorch:24.01-py3`, a bash array of
+  images, `--build-arg BASE=...`. Comments are not read in shell scripts.
 - Kubernetes manifests: `image:` of each item of `containers`, `initContainers` and `ephemeralContainers` in a pod
   spec: a Pod's `spec`, and the `spec` of any `template:` that holds containers below an object with `apiVersion`
   and `kind` (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob's `jobTemplate`, PodTemplate, and custom
@@ -23,13 +29,16 @@ which `built` marks. Anchors, aliases and tags are left as they are.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
 import tree_sitter
 
+from migrate.deploy import docker_shell, yaml_shell
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import walk
+from migrate.deploy.yaml_shell import SCRIPT_KEYS
 
 CONTAINER_KEYS = ("containers", "initContainers", "ephemeralContainers")
 
@@ -44,7 +53,7 @@ class ImageRef:
     start: int  # bytes of the reference in the file (inside its quotes)
     end: int
     editable: bool  # the bytes at start:end are the text as written, so a new reference can replace them
-    syntax: str  # "docker" (FROM) or "yaml" (image:)
+    syntax: str  # "docker" (FROM, or the ARG a FROM builds on), "yaml" (image:) or "shell" (a word of shell text)
 
 
 def image_refs(ctx) -> list[ImageRef]:
@@ -54,14 +63,76 @@ def image_refs(ctx) -> list[ImageRef]:
 
 def _image_refs(ctx) -> list[ImageRef]:
     if ctx.kind == "docker":
-        return list(_docker_refs(ctx))
+        return sorted([*_docker_refs(ctx), *_arg_refs(ctx), *_shell_refs(ctx, docker_shell.shell_texts(ctx))],
+                      key=lambda ref: ref.start)
+    if ctx.kind == "shell":
+        return list(_bash_refs(ctx)) if KNOWN_IMAGES.search(ctx.data) else []
     if ctx.kind == "yaml":
         if not any(word in ctx.data for word in (b"cuda", b"pytorch", b"nvcr.io", b"vllm", b"tensorflow")):
             return []  # names no image family the rules know: the tree is not walked
         refs = [_yaml_ref(ctx.data, node) for node in yaml_image_nodes(ctx.data, ctx.root)]
         refs += _helm_refs(ctx.data, ctx.root)
+        taken = {ref.start for ref in refs if ref is not None}
+        refs += [ref for ref in _shell_refs(ctx, yaml_shell.shell_texts(ctx, SCRIPT_KEYS)) if ref.start not in taken]
         return sorted((ref for ref in refs if ref is not None), key=lambda ref: ref.start)
     return []
+
+
+# -- images named in shell text: `docker run ... nvcr.io/nvidia/pytorch:24.01-py3`, bash arrays ----------------
+
+# The image families the image rules know (PY050, PY051, PY053), as a whole word: only these are read from shell
+# text, where an image is one word among many.
+KNOWN_IMAGES = re.compile(rb"(?<![\w./:@-])(?:(?:docker\.io/)?(?:library/)?(?:nvidia/cuda|pytorch/pytorch|"
+                          rb"tensorflow/tensorflow|vllm/vllm-openai)|nvcr\.io/nvidia/[\w.-]+)(?::[\w.${}-]+)?"
+                          rb"(?:@sha256:[0-9a-f]+)?(?![\w./:@-])")
+
+
+def _word_ref(text: str, start: int, syntax: str, editable: bool = True) -> ImageRef:
+    name, tag, digest = split_reference(text)
+    return ImageRef(text, name, tag, digest, "$" in text, start, start + len(text.encode()), editable, syntax)
+
+
+def _shell_refs(ctx, texts) -> Iterator[ImageRef]:
+    """Known images named in shell text (a Dockerfile's RUN, a CI step's `run:`): `docker run`, `docker pull`,
+    `--build-arg BASE=...`, variables."""
+    for shell in texts:
+        for match in KNOWN_IMAGES.finditer(shell.text):
+            if shell.exact(match.start(), match.end()):
+                yield _word_ref(match[0].decode(), shell.at(match.start()), "shell")
+
+
+def _bash_refs(ctx) -> Iterator[ImageRef]:
+    """Known images that are a whole word, string or array element of a shell script (comments are not read)."""
+    for node in ctx.nodes("word", "string_content", "raw_string"):
+        start, end = node.start_byte, node.end_byte
+        if node.type == "raw_string":
+            start, end = start + 1, end - 1
+        match = KNOWN_IMAGES.fullmatch(ctx.data, start, end)
+        if match is not None:
+            yield _word_ref(match[0].decode(), start, "shell")
+
+
+def _arg_refs(ctx) -> Iterator[ImageRef]:
+    """`ARG BASE_IMAGE=nvcr.io/nvidia/pytorch:24.01-py3` whose variable a `FROM $BASE_IMAGE` builds on: the image is
+    the ARG's default (a `--build-arg` may replace it)."""
+    used = set()
+    for instruction in ctx.nodes("from_instruction"):
+        for expansion in walk(instruction, "expansion"):
+            variable = next((c for c in expansion.named_children if c.type == "variable"), None)
+            if variable is not None:
+                used.add(ctx.node_text(variable))
+    if not used:
+        return
+    for arg in ctx.nodes("arg_instruction"):
+        name, default = arg.child_by_field_name("name"), arg.child_by_field_name("default")
+        if name is None or default is None or ctx.node_text(name) not in used:
+            continue
+        start, end = default.start_byte, default.end_byte
+        if default.type in ("double_quoted_string", "single_quoted_string"):
+            start, end = start + 1, end - 1
+        text = ctx.data[start:end].decode("utf-8", "replace")
+        if text and not any(c in text for c in " \t\\\"'") and ("/" in text or ":" in text):
+            yield _word_ref(text, start, "docker", not default.named_children)
 
 
 # -- Dockerfile ----------------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
 Dockerfiles (tree-sitter-dockerfile), YAML (tree-sitter-yaml: Kubernetes, compose, CI workflows),
 requirements files (tree-sitter-requirements) and pyproject.toml (tree-sitter-toml).
 
-Rules find their sites in the tree and edit the file's bytes at node spans, so every other byte stays.
+Rules find their sites in the tree and edit the file's bytes at node spans, so every other byte stays. A valid file
+that a grammar fails on is read through a copy with the same offsets (`recovered`), never skipped for that.
 """
 from __future__ import annotations
 
+import re
 import threading
 import warnings
 from functools import cached_property
@@ -50,6 +52,46 @@ def parse(kind: str, data: bytes) -> tree_sitter.Tree:
     return parsers[kind].parse(data)
 
 
+# Options pip takes on a line of their own; a requirement line followed by one (`torch==2.3.0 --index-url URL`,
+# `torch==1.9.0+cu111 -f https://.../torch_stable.html`) is a form real files use, which tree-sitter-requirements
+# rejects.
+_LINE_OPTION = re.compile(rb"[ \t](?=(?:-i|--index-url|--extra-index-url|-f|--find-links|--trusted-host|--pre|"
+                          rb"--prefer-binary|--no-index|--only-binary|--no-binary)(?:[ \t=]|$))", re.M)
+
+
+_BRACED = re.compile(rb"\$\{[^}\n]*\}")
+
+
+def recovered(kind: str, data: bytes) -> Iterator[bytes]:
+    """Copies of a valid file that its grammar reads where it fails on the file itself, each a byte-for-byte match
+    of the file's offsets (a blank becomes a line break; a line break is added after the last byte): the file's own
+    bytes keep their positions, so nodes and edits refer to them.
+
+    - every grammar: a last line without its line break (a Dockerfile ending `CMD ["/bin/bash"]`);
+    - requirements files: a requirement and an option on one line (`torch==2.3.0 --index-url .../cu121`): the blank
+      before the option becomes a line break, as if the option stood on the next line;
+    - shell scripts: a `;` inside `${...}` (`${ARCHS:-8.0;9.0}`) becomes a `,`."""
+    ended = data if data.endswith(b"\n") or not data else data + b"\n"
+    if ended is not data:
+        yield ended
+    if kind == "requirements":
+        split = _LINE_OPTION.sub(lambda m: b"\n" if _after_requirement(ended, m.start()) else m[0], ended)
+        if split != ended:
+            yield split
+    if kind in ("shell", "dotenv"):
+        # `${TORCH_CUDA_ARCH_LIST:-8.0;9.0}`: bash reads a `;` inside `${...}` as part of the word, the grammar does not
+        braced = _BRACED.sub(lambda m: m[0].replace(b";", b","), ended)
+        if braced != ended:
+            yield braced
+
+
+def _after_requirement(data: bytes, pos: int) -> bool:
+    """Whether the text before `pos` on its line is a requirement (not blank, a comment or an option)."""
+    start = data.rfind(b"\n", 0, pos) + 1
+    head = data[start:pos].strip()
+    return bool(head) and not head.startswith((b"#", b"-"))
+
+
 def walk(node: tree_sitter.Node, *types: str) -> Iterator[tree_sitter.Node]:
     """`node` and its descendants in document order; only those of `types` when given."""
     stack = [node]
@@ -68,7 +110,16 @@ class GrammarContext(FileContext):
 
     @cached_property
     def tree(self) -> tree_sitter.Tree:
-        return parse(self.kind, self.data)
+        """The file's tree; where the grammar fails on a valid file, the tree of a copy it reads, with the same byte
+        offsets (`recovered`)."""
+        tree = parse(self.kind, self.data)
+        if not tree.root_node.has_error:
+            return tree
+        for copy in recovered(self.kind, self.data):
+            again = parse(self.kind, copy)
+            if not again.root_node.has_error:
+                return again
+        return tree
 
     @property
     def root(self) -> tree_sitter.Node:

@@ -48,6 +48,7 @@ class Dependency:
     url_start: int
     drop: tuple[int, int]  # bytes to delete to drop the dependency
     whole: tuple[int, int]  # the dependency's text (a requirement line's requirement, a pyproject string's content)
+    group: int = -1  # the `pip install` command (or requirements line) it belongs to; -1: the file as a whole
 
     @property
     def key(self) -> str:
@@ -66,6 +67,7 @@ class IndexUrl:
     url: str
     start: int  # bytes of the URL text
     end: int
+    group: int = -1  # the `pip install` command (or requirements line with a requirement) it belongs to; -1: the file
 
 
 def _line_bounds(data: bytes, start: int, end: int) -> tuple[int, int]:
@@ -82,12 +84,14 @@ def _text(data: bytes, node: tree_sitter.Node) -> str:
 def requirement_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency], list[IndexUrl]]:
     deps: list[Dependency] = []
     urls: list[IndexUrl] = []
+    lines = {data.count(b"\n", 0, node.start_byte) for node in root.children if node.type == "requirement"}
     for node in root.children:
         if node.type == "global_opt":
             option = next((c for c in node.children if c.type == "option"), None)
             url = next((c for c in node.children if c.type in ("url", "path")), None)
             if option is not None and url is not None and _text(data, option) in INDEX_OPTIONS:
-                urls.append(IndexUrl(_text(data, url), url.start_byte, url.end_byte))
+                line = data.count(b"\n", 0, node.start_byte)  # an option on a requirement's line serves that one
+                urls.append(IndexUrl(_text(data, url), url.start_byte, url.end_byte, line if line in lines else -1))
         elif node.type == "requirement":
             package = next((c for c in node.children if c.type == "package"), None)
             if package is None:
@@ -105,7 +109,8 @@ def requirement_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependen
                 _text(data, package), package.start_byte, package.end_byte, tuple(versions),
                 _text(data, url_node) if url_node is not None else "",
                 url_node.start_byte if url_node is not None else -1,
-                _line_bounds(data, node.start_byte, node.end_byte), (node.start_byte, node.end_byte)))
+                _line_bounds(data, node.start_byte, node.end_byte), (node.start_byte, node.end_byte),
+                data.count(b"\n", 0, node.start_byte)))
     return deps, urls
 
 
@@ -127,7 +132,7 @@ def _string(data: bytes, node: tree_sitter.Node) -> tuple[str, int, int] | None:
     return content.decode("utf-8", "replace"), node.start_byte + quote, node.end_byte - quote
 
 
-def pep508(text: str, start: int, drop: tuple[int, int]) -> Dependency | None:
+def pep508(text: str, start: int, drop: tuple[int, int], group: int = -1) -> Dependency | None:
     match = _PEP508.match(text)
     if not match:
         return None
@@ -151,7 +156,7 @@ def pep508(text: str, start: int, drop: tuple[int, int]) -> Dependency | None:
             versions.append(Version(pin[1], pin[2], at(begin), at(begin + len(pin[2]))))
     name_start = at(match.start(1))
     return Dependency(match[1], name_start, at(match.end(1)), tuple(versions), url, url_start, drop,
-                      (start, at(len(text.rstrip()))))
+                      (start, at(len(text.rstrip()))), group)
 
 
 def _array_drop(data: bytes, array: tree_sitter.Node, element: tree_sitter.Node) -> tuple[int, int]:
@@ -247,13 +252,17 @@ def _dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
     return reader(ctx.data, ctx.root)
 
 
-def pinned_torch(deps: list[Dependency]) -> tuple[int, int, int] | None:
-    """The torch release a file pins: torch itself first, else torchvision or torchaudio."""
-    for name in ("torch", "torchvision", "torchaudio"):
-        for dep in deps:
-            version = dep.pinned() if dep.key == name else None
-            if version:
-                found = torch_release(name, version)
-                if found:
-                    return found
+def pinned_torch(deps: list[Dependency], group: int = -1) -> tuple[int, int, int] | None:
+    """The torch release that a `pip install` command (or a requirements line) `group` pins, else the file: torch
+    itself first, else torchvision or torchaudio. A Dockerfile that installs torch==2.3.1 and later
+    torch==2.5.1 --index-url .../cu124 pairs that index with 2.5.1."""
+    mine = [d for d in deps if d.group == group] if group != -1 else []
+    for among in (mine, deps):
+        for name in ("torch", "torchvision", "torchaudio"):
+            for dep in among:
+                version = dep.pinned() if dep.key == name else None
+                if version:
+                    found = torch_release(name, version)
+                    if found:
+                        return found
     return None

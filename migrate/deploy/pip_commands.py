@@ -58,11 +58,11 @@ def pip_commands(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
                 continue
             seen.add(where)
             end = END.search(text, command.end())
-            _read_arguments(text, command.end(), end.start() if end else len(text), shell, deps, urls)
+            _read_arguments(text, command.end(), end.start() if end else len(text), shell, deps, urls, len(seen))
     return deps, urls
 
 
-def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: list, urls: list) -> None:
+def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: list, urls: list, group: int) -> None:
     def offset(char: int) -> int:
         return len(text[:char].encode())
 
@@ -81,10 +81,10 @@ def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: li
         option, _, value = word.partition("=")
         if word in INDEX_OPTIONS or option in INDEX_OPTIONS and value:
             if value:
-                urls.append(IndexUrl(value, at(end - len(value)), at(end)))
+                urls.append(IndexUrl(value, at(end - len(value)), at(end), group))
             elif index + 1 < len(words):
                 nb, ne, nword, _ = words[index + 1]
-                urls.append(IndexUrl(nword, at(nb), at(ne)))
+                urls.append(IndexUrl(nword, at(nb), at(ne), group))
                 skip_next = True
             continue
         if word.startswith("-"):
@@ -95,6 +95,6 @@ def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: li
         blank = outer
         while blank > start and text[blank - 1] in " \t":
             blank -= 1
-        found = pep508(word, at(begin), (at(blank), at(outer + (end - begin) + (outer != begin) * 2)))
+        found = pep508(word, at(begin), (at(blank), at(outer + (end - begin) + (outer != begin) * 2)), group)
         if found is not None:
             deps.append(found)

@@ -95,9 +95,9 @@ def rocm_tag(torch: tuple[int, int, int] | None) -> str | None:
 
 
 def is_cuda_index(url: str) -> bool:
-    """An index or find-links URL whose last path segment is a CUDA tag (`.../whl/cu121`, `.../cu118/`)."""
-    path = url.split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    return "/" in path and bool(CUDA_TAG.fullmatch(path.rsplit("/", 1)[1]))
+    """An index or find-links URL whose last path segment is a CUDA tag (`.../whl/cu121`, `.../cu118/`), or the
+    segment before a find-links page (`.../whl/cu111/torch_stable.html`)."""
+    return cuda_segment(url) is not None
 
 
 def cuda_segment(url: str) -> tuple[int, int] | None:
@@ -106,4 +106,8 @@ def cuda_segment(url: str) -> tuple[int, int] | None:
     if "/" not in path:
         return None
     start = path.rindex("/") + 1
-    return (start, len(path)) if CUDA_TAG.fullmatch(path[start:]) else None
+    end = len(path)
+    if path.endswith(".html") and "/" in path[:start - 1]:  # a find-links page: its folder names the build
+        end = start - 1
+        start = path.rindex("/", 0, end) + 1
+    return (start, end) if CUDA_TAG.fullmatch(path[start:end]) else None

@@ -6,7 +6,8 @@ Why: the `+cuXYZ` wheels are PyTorch's CUDA builds; they do not use AMD GPUs. Th
 carry `+rocmX.Y` instead (`torch==2.3.0+rocm6.0`) and live on the matching ROCm index (rule PY040 moves the index).
 
 Fix (safe): `+cu121` becomes `+<rocm tag>` of the torch release the file pins (torch's own pin first, else
-torchvision's or torchaudio's, through the table of `migrate/deploy/rocm_wheels.py`); the release number and every
+torchvision's or torchaudio's, those of its own `pip install` command or requirements line first, through the table
+of `migrate/deploy/rocm_wheels.py`); the release number and every
 other byte stay. A release the table does not know is reported without a fix. Direct wheel URLs of CUDA builds
 (`torch @ https://.../torch-2.3.0%2Bcu121-...whl`) are reported by PY044.
 """
@@ -39,6 +40,11 @@ class CudaLocalVersion(FileRule):
                 fixed="torch==2.3.0+rocm6.0\ntorchvision==0.18.0+rocm6.0\ntorchaudio==2.3.0+rocm6.0  # audio\n",
                 line=1,
                 message="torch==2.3.0+cu121 pins PyTorch's CUDA build: the ROCm build of torch 2.3.0 is +rocm6.0"),
+        Invalid("FROM python:3.11\nRUN pip install torch==2.3.1+cu121\nRUN pip install torch==2.5.1+cu124\n",
+                fixed="FROM python:3.11\nRUN pip install torch==2.3.1+rocm6.0\nRUN pip install torch==2.5.1+rocm6.2\n",
+                path="Dockerfile", line=2),
+        Invalid("torch==1.13.1+cu117 -f https://wheels.example.org/whl/torch_stable.html\n",
+                fixed="torch==1.13.1+rocm5.2 -f https://wheels.example.org/whl/torch_stable.html\n"),
         Invalid("torchvision==0.20.1+cu124 ; sys_platform == 'linux'\n",
                 fixed="torchvision==0.20.1+rocm6.2 ; sys_platform == 'linux'\n"),
         Invalid("[project]\ndependencies = [\n    \"torch==2.7.1+cu126\",\n    \"numpy\",\n]\n",
@@ -56,11 +62,11 @@ class CudaLocalVersion(FileRule):
 
     def check(self, ctx):
         deps, _ = dependencies(ctx)
-        release = pinned_torch(deps)
-        tag = rocm_tag(release)
         for dep in deps:
             if dep.key not in TORCH_FAMILY:
                 continue
+            release = pinned_torch(deps, dep.group)  # the pin of the same pip command or line first
+            tag = rocm_tag(release)
             for version in dep.versions:
                 local = CUDA_LOCAL.search(version.text)
                 if local is None:

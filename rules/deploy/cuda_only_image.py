@@ -1,7 +1,8 @@
 """A container image built for CUDA that is neither NVIDIA's CUDA base image (PY050) nor a CUDA PyTorch image (PY051):
 NVIDIA's other NGC images (`nvcr.io/nvidia/tritonserver`, `tensorrt`, `nemo`, `tensorflow`, ...), vLLM's
-`vllm/vllm-openai` and TensorFlow's `-gpu` images; in a Dockerfile's `FROM` or a YAML `image:` (Kubernetes, compose,
-GitHub Actions, GitLab CI: migrate/deploy/container_images.py).
+`vllm/vllm-openai` and TensorFlow's `-gpu` images; in a Dockerfile's `FROM` (or the `ARG` it builds on), a YAML
+`image:` (Kubernetes, compose, GitHub Actions, GitLab CI) or a whole word of shell text (`docker run ...` in a script,
+a `RUN` or a CI step: migrate/deploy/container_images.py).
 
 Why: their libraries and frameworks are compiled for CUDA; on an AMD GPU they find no device (or do not start).
 
@@ -47,7 +48,7 @@ class CudaOnlyImage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kinds = ("docker", "yaml")
+    file_kinds = ("docker", "yaml", "shell")
     example_path = "Dockerfile"
     examples = [
         Invalid("FROM nvcr.io/nvidia/tritonserver:24.01-py3\n", line=1,
@@ -60,6 +61,9 @@ class CudaOnlyImage(FileRule):
                 message="vllm/vllm-openai:v0.6.3 is built for CUDA: vLLM's ROCm image vllm/vllm-openai-rocm, or AMD's "
                         "rocm/vllm, runs it on AMD GPUs"),
         Valid("FROM tensorflow/tensorflow:2.15.0\nFROM vllm/vllm-openai-rocm:latest\nFROM rocm/vllm:latest\n"),
+        Invalid("#!/bin/bash\nset -e\ndocker run -d --name llm -p 8000:8000 vllm/vllm-openai:v0.6.3 --model \"$MODEL\"\n",
+                path="serve.sh", line=3),
+        Valid("#!/bin/bash\ndocker run -d vllm/vllm-openai-rocm:latest\n", path="serve.sh"),
         Valid("FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\nFROM nvcr.io/nvidia/pytorch:24.01-py3\n"),  # PY050, PY051
     ]
 

@@ -1,4 +1,5 @@
-"""CUDA packages installed by a Dockerfile `RUN` or a shell script: `apt-get install cuda-toolkit-12-1`,
+"""CUDA packages installed by a Dockerfile `RUN`, a shell script, or a CI step (GitHub Actions `run:` in a workflow or
+a composite action's `action.yml`, GitLab CI `script:`): `apt-get install cuda-toolkit-12-1`,
 `libcudnn8`, `libnccl2`, `libcublas-12-1`, `nvidia-container-toolkit`, `yum install cuda`, `conda install
 cudatoolkit` / `pytorch-cuda=12.1`.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from migrate.deploy import yaml_shell
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -35,6 +37,8 @@ PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
      "conda has no ROCm builds of PyTorch: install PyTorch's ROCm wheels with pip"),
     (re.compile(r"nvidia-container-toolkit[\w.*=+-]*|nvidia-docker2[\w.*=+-]*"), "NVIDIA's container runtime",
      "AMD containers need only the /dev/kfd and /dev/dri devices (or AMD's container toolkit on the host)"),
+    (re.compile(r"nvidia-gds[\w.*=+-]*|libcufile[\w.*=+-]*"), "NVIDIA GPUDirect Storage (cuFile)",
+     "ROCm has no package of it: read files through host memory, or port to AMD's hipFile where your ROCm has it"),
     (re.compile(r"(nvidia-[\w.*=+-]+|libnvidia-[\w.*=+-]+)"), "NVIDIA's driver or tools",
      "the AMD driver belongs on the host (amdgpu-dkms); the container needs only /dev/kfd and /dev/dri"),
 )
@@ -69,7 +73,7 @@ class CudaPackageInstall(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kinds = ("docker", "shell")
+    file_kinds = ("docker", "shell", "yaml")
     example_path = "Dockerfile"
     examples = [
         Valid("FROM rocm/dev-ubuntu-22.04:6.4.1\nRUN apt-get update && apt-get install -y rccl miopen-hip git\n"),
@@ -82,6 +86,17 @@ class CudaPackageInstall(FileRule):
         Invalid("FROM continuumio/miniconda3\nRUN conda install -y pytorch pytorch-cuda=12.1 -c pytorch -c nvidia\n",
                 message="pytorch-cuda=12.1 installs conda's CUDA toolkit, which AMD GPUs do not use: conda has no "
                         "ROCm builds of PyTorch: install PyTorch's ROCm wheels with pip"),
+        Invalid("jobs:\n  build:\n    runs-on: ubuntu-22.04\n    steps:\n      - uses: actions/checkout@v4\n"
+                "      - name: Install CUDA\n        run: |\n          sudo apt-get update\n"
+                "          sudo apt-get install -y cuda-toolkit-12-4 nvidia-gds\n",
+                path=".github/workflows/build.yml", line=9,
+                message="cuda-toolkit-12-4 installs the CUDA toolkit, which AMD GPUs do not use: install ROCm's "
+                        "packages instead (rocm-hip-sdk, or rocm-dev) or build from a rocm/* image"),
+        Invalid("name: setup-cuda\nruns:\n  using: composite\n  steps:\n"
+                "    - run: sudo apt install -y cuda-toolkit\n      shell: bash\n",
+                path=".github/actions/setup-cuda/action.yml", line=5),
+        Valid("jobs:\n  build:\n    steps:\n      - run: sudo apt-get install -y rocm-hip-sdk\n"
+              "      - run: echo cuda-toolkit\n", path=".github/workflows/build.yml"),
         Invalid("#!/bin/bash\nsudo apt-get install -y nvidia-container-toolkit\n", path="setup_gpu.sh", line=2,
                 message="nvidia-container-toolkit installs NVIDIA's container runtime, which AMD GPUs do not use: AMD "
                         "containers need only the /dev/kfd and /dev/dri devices (or AMD's container toolkit on the "
@@ -89,15 +104,20 @@ class CudaPackageInstall(FileRule):
     ]
 
     def check(self, ctx):
-        if ctx.kind == "docker":
-            regions = list(ctx.nodes("run_instruction"))
+        if ctx.kind == "yaml":
+            if b"install" not in ctx.data:
+                return
+            regions = [(shell.text, shell.at) for shell in yaml_shell.shell_texts(ctx)]
         else:
-            regions = list(ctx.nodes("command"))  # nested commands repeat words: `seen` keeps one finding each
+            # in a shell script, nested commands repeat words: `seen` keeps one finding each
+            nodes = ctx.nodes("run_instruction") if ctx.kind == "docker" else ctx.nodes("command")
+            regions = [(ctx.data[n.start_byte:n.end_byte], (lambda base: lambda offset: base + offset)(n.start_byte))
+                       for n in nodes]
         seen: set[int] = set()
-        for region in regions:
-            text = ctx.data[region.start_byte:region.end_byte].decode("utf-8", "replace")
+        for raw, at in regions:
+            text = raw.decode("utf-8", "replace")
             for offset, word, what, instead in install_findings(text):
-                start = region.start_byte + len(text[:offset].encode())
+                start = at(len(text[:offset].encode()))
                 if start in seen:
                     continue
                 seen.add(start)

@@ -1,7 +1,8 @@
 """A CUDA build of PyTorch's images (`pytorch/pytorch:<ver>-cuda<x>-...`, NVIDIA's NGC
 `nvcr.io/nvidia/pytorch:<yy.mm>-py3`) as a Dockerfile stage's `FROM`, or as the `image:` of a container in a
 Kubernetes pod spec (of a Pod or of any pod template), a docker compose service, or a GitHub Actions job's
-`container:` or `services:` (migrate/deploy/container_images.py).
+`container:` or `services:`; also the default of an `ARG` that a `FROM` builds on, and a whole word of shell text
+(`docker run ... nvcr.io/nvidia/pytorch:24.01-py3`, an image in a bash array) (migrate/deploy/container_images.py).
 
 Why: those images ship torch compiled for CUDA; on an AMD GPU it sees no device. AMD publishes `rocm/pytorch`
 images with a ROCm build of PyTorch; their tags name the ROCm, Ubuntu, Python and PyTorch versions
@@ -27,7 +28,7 @@ class CudaPytorchBaseImage(FileRule):
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
-    file_kinds = ("docker", "yaml")
+    file_kinds = ("docker", "yaml", "shell")
     example_path = "Dockerfile"
     examples = [
         Valid("FROM pytorch/pytorch:2.3.0-cpu\nFROM rocm/pytorch:latest\n"),
@@ -52,6 +53,15 @@ class CudaPytorchBaseImage(FileRule):
                 fixed="jobs:\n  test:\n    container:\n      image: \"rocm/pytorch:latest\"\n"
                       "      options: --ipc=host\n",
                 path=".github/workflows/test.yml", line=4, options=(("unsafe_fixes", True),)),
+        Invalid("ARG BASE_IMAGE=nvcr.io/nvidia/pytorch:24.01-py3\nFROM ${BASE_IMAGE}\nRUN pip install -e .\n",
+                fixed="ARG BASE_IMAGE=rocm/pytorch:latest\nFROM ${BASE_IMAGE}\nRUN pip install -e .\n", line=1,
+                options=(("unsafe_fixes", True),)),
+        Invalid("#!/bin/sh\ndocker run --gpus all --ipc=host -v \"$PWD\":/ws -w /ws nvcr.io/nvidia/pytorch:24.01-py3 \\\n"
+                "    python train.py\n", path="scripts/train_in_docker.sh", line=2,
+                message="nvcr.io/nvidia/pytorch:24.01-py3 ships a CUDA build of PyTorch: rocm/pytorch:latest has its "
+                        "ROCm build (Python, OS and extras differ: check, and pin a tag)"),
+        Valid("#!/bin/sh\n# was: docker run nvcr.io/nvidia/pytorch:24.01-py3\ndocker run rocm/pytorch:latest python t.py\n",
+              path="run.sh"),
         Invalid("FROM nvcr.io/nvidia/pytorch:24.01-py3\nRUN pip install -e .\n",
                 fixed="FROM rocm/pytorch:latest\nRUN pip install -e .\n", options=(("unsafe_fixes", True),)),
     ]

@@ -1,7 +1,10 @@
 """NVIDIA's CUDA image (`nvidia/cuda:<version>-<flavour>-<os>`, also `nvcr.io/nvidia/cuda`) as a Dockerfile stage's
 `FROM`, or as the `image:` of a container in a Kubernetes pod spec (`containers`, `initContainers`,
 `ephemeralContainers` of a Pod or of any pod template: Deployment, Job, CronJob's `jobTemplate`, ...), a docker
-compose service, or a GitHub Actions job's `container:` or `services:` (migrate/deploy/container_images.py).
+compose service, or a GitHub Actions job's `container:` or `services:`; also the default of an `ARG` that a `FROM`
+builds on (`ARG BASE_IMAGE=...` ... `FROM ${BASE_IMAGE}`), and a whole word of shell text (`docker run ...
+nvidia/cuda:12.4.1-base-ubuntu22.04` in a script, a `RUN` or a CI step, an image in a bash array)
+(migrate/deploy/container_images.py).
 
 Why: NVIDIA's CUDA images hold the CUDA toolkit and libraries; nothing in them drives an AMD GPU. AMD publishes
 `rocm/dev-ubuntu-<release>` images with ROCm installed on the same Ubuntu releases; their `-complete` tags add all
@@ -29,7 +32,7 @@ class NvidiaCudaBaseImage(FileRule):
     code = "PY050"
     kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kinds = ("docker", "yaml")
+    file_kinds = ("docker", "yaml", "shell")
     example_path = "Dockerfile"
     examples = [
         Valid("FROM rocm/dev-ubuntu-22.04:6.4.1-complete\nRUN echo ok\n"),
@@ -42,6 +45,9 @@ class NvidiaCudaBaseImage(FileRule):
                         "is a choice: check it against the host's driver and the ROCm your wheels need"),
         Invalid("FROM docker.io/nvidia/cuda:12.4.1-runtime-ubuntu24.04\n",
                 fixed="FROM rocm/dev-ubuntu-24.04:7.1.1\n"),
+        # no line break after the last line (tree-sitter-dockerfile rejects it; the file is read through a copy)
+        Invalid("FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\nWORKDIR /app\nCMD [\"/bin/bash\"]",
+                fixed="FROM rocm/dev-ubuntu-22.04:6.4.1-complete\nWORKDIR /app\nCMD [\"/bin/bash\"]", line=1),
         Valid("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
               "    built-from: nvidia/cuda:12.1.1-devel-ubuntu22.04\nspec:\n  containers:\n"
               "    - name: main\n      image: rocm/dev-ubuntu-22.04:6.4.1\n"
@@ -87,6 +93,24 @@ class NvidiaCudaBaseImage(FileRule):
                         "host's driver and the ROCm your wheels need"),
         Valid("image:\n  repository: rocm/dev-ubuntu-22.04\n  tag: 6.4.1\nredis:\n  repository: redis\n  tag: '7'\n",
               path="values.yaml"),
+        Invalid("ARG BASE_IMAGE=nvidia/cuda:12.4.1-devel-ubuntu22.04\nFROM ${BASE_IMAGE} AS build\nRUN make\n"
+                "FROM $BASE_IMAGE\n",
+                fixed="ARG BASE_IMAGE=rocm/dev-ubuntu-22.04:6.4.1-complete\nFROM ${BASE_IMAGE} AS build\nRUN make\n"
+                      "FROM $BASE_IMAGE\n", line=1),
+        Valid("ARG BASE_IMAGE=nvidia/cuda:12.4.1-devel-ubuntu22.04\nFROM ubuntu:22.04\n"
+              "LABEL built.with=$BASE_IMAGE\n"),  # an ARG no FROM builds on
+        Invalid("#!/bin/bash\n# one image per CUDA release we test\n"
+                "IMAGES=(\"nvidia/cuda:12.1.1-devel-ubuntu22.04\" nvidia/cuda:12.4.1-runtime-ubuntu22.04)\n"
+                "for image in \"${IMAGES[@]}\"; do\n  docker run --rm \"$image\" ./run_tests.sh\ndone\n",
+                fixed="#!/bin/bash\n# one image per CUDA release we test\n"
+                      "IMAGES=(\"rocm/dev-ubuntu-22.04:6.4.1-complete\" rocm/dev-ubuntu-22.04:6.4.1)\n"
+                      "for image in \"${IMAGES[@]}\"; do\n  docker run --rm \"$image\" ./run_tests.sh\ndone\n",
+                path="ci/test_images.sh", line=3),
+        Invalid("jobs:\n  smoke:\n    runs-on: [self-hosted, gpu]\n    steps:\n"
+                "      - run: docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi\n",
+                fixed="jobs:\n  smoke:\n    runs-on: [self-hosted, gpu]\n    steps:\n"
+                      "      - run: docker run --rm --gpus all rocm/dev-ubuntu-22.04:6.4.1 nvidia-smi\n",
+                path=".github/workflows/smoke.yml", line=5),
         Invalid("ARG CUDA=12.1.1\nFROM nvidia/cuda:${CUDA}-devel-ubuntu22.04\n", line=2,
                 message="nvidia/cuda:${CUDA}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),

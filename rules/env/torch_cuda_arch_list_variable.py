@@ -8,15 +8,22 @@ for every visible GPU. So a setting becomes `PYTORCH_ROCM_ARCH` with the AMD tar
 `;` ends a shell command. An empty setting is only renamed, and so is an unset.
 
 Reads are reported, not renamed: code that reads `TORCH_CUDA_ARCH_LIST` expects compute capabilities (it splits
-`8.0`, compares major versions, builds `-gencode` flags), and gfx names would break it. A value built at run time is
+`8.0`, compares major versions, builds `-gencode` flags), and gfx names would break it. Except in a shell script,
+Dockerfile or YAML file that sets the variable itself, where each setting is literal or passes the variable on
+(`ARG TORCH_CUDA_ARCH_LIST` then `ENV TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST}"`, `export
+TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-8.0}"`): there every setting and every `$TORCH_CUDA_ARCH_LIST` is
+renamed together, so none is left pointing at a variable nothing sets (an `ARG` without default gets the targets as
+its default; callers' `--build-arg` must then name `PYTORCH_ROCM_ARCH`). A value built at run time is
 reported for a hand edit. A file that already sets `PYTORCH_ROCM_ARCH` keeps its `TORCH_CUDA_ARCH_LIST` (noted).
 
 Fix safety: SAFE; the extension is then built for the targets hipmigrate was given (check them against your GPUs).
 """
 from __future__ import annotations
 
+import re
+
 from migrate.deploy.env import Access, rule_sites, rename, taken
-from migrate.model import RuleKind, Severity
+from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
 SOURCE = "TORCH_CUDA_ARCH_LIST"
@@ -42,6 +49,27 @@ class TorchCudaArchListVariable(FileRule):
         Invalid("FROM rocm/pytorch:latest\nARG TORCH_CUDA_ARCH_LIST=8.0\nENV TORCH_CUDA_ARCH_LIST 9.0\n",
                 fixed="FROM rocm/pytorch:latest\nARG PYTORCH_ROCM_ARCH=gfx942\nENV PYTORCH_ROCM_ARCH gfx942\n",
                 line=2, options=(("offload_arch", ("gfx942",)),), path="Dockerfile"),
+        Invalid("FROM rocm/pytorch:latest\nARG TORCH_CUDA_ARCH_LIST=\"8.0;8.6;9.0\"\n"
+                "ENV TORCH_CUDA_ARCH_LIST=\"${TORCH_CUDA_ARCH_LIST}\"\n"
+                "RUN echo \"building for $TORCH_CUDA_ARCH_LIST\" && pip install -e .\n",
+                fixed="FROM rocm/pytorch:latest\nARG PYTORCH_ROCM_ARCH=\"gfx942\"\n"
+                      "ENV PYTORCH_ROCM_ARCH=\"${PYTORCH_ROCM_ARCH}\"\n"
+                      "RUN echo \"building for $PYTORCH_ROCM_ARCH\" && pip install -e .\n",
+                path="Dockerfile", line=2),
+        Invalid("ARG TORCH_CUDA_ARCH_LIST\nFROM rocm/pytorch:latest\nARG TORCH_CUDA_ARCH_LIST\n"
+                "ENV TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST}\n",
+                fixed="ARG PYTORCH_ROCM_ARCH=gfx942\nFROM rocm/pytorch:latest\nARG PYTORCH_ROCM_ARCH=gfx942\n"
+                      "ENV PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH}\n", path="Dockerfile", line=1,
+                message="build argument TORCH_CUDA_ARCH_LIST (NVIDIA compute capabilities) becomes "
+                        "PYTORCH_ROCM_ARCH=gfx942 with the variables that pass it on; a docker build --build-arg "
+                        "TORCH_CUDA_ARCH_LIST=... must now pass PYTORCH_ROCM_ARCH"),
+        Invalid("#!/bin/bash\nexport TORCH_CUDA_ARCH_LIST=\"${TORCH_CUDA_ARCH_LIST:-8.0;9.0}\"\n"
+                "echo \"arch list: ${TORCH_CUDA_ARCH_LIST}\"\npip install --no-build-isolation -e .\n",
+                fixed="#!/bin/bash\nexport PYTORCH_ROCM_ARCH=\"${PYTORCH_ROCM_ARCH:-gfx942}\"\n"
+                      "echo \"arch list: ${PYTORCH_ROCM_ARCH}\"\npip install --no-build-isolation -e .\n",
+                path="build.sh", line=2),
+        Invalid("#!/bin/bash\nexport TORCH_CUDA_ARCH_LIST=\"$(python detect_arch.py)\"\necho $TORCH_CUDA_ARCH_LIST\n",
+                path="build.sh", line=2),  # built from something else: reported, not renamed
         Invalid("services:\n  build:\n    environment:\n      TORCH_CUDA_ARCH_LIST: \"8.0 9.0\"\n",
                 fixed="services:\n  build:\n    environment:\n      PYTORCH_ROCM_ARCH: \"gfx942\"\n",
                 line=4, path="compose.yaml"),
@@ -63,8 +91,26 @@ class TorchCudaArchListVariable(FileRule):
     def check(self, ctx):
         sites = rule_sites(ctx)
         targets = ";".join(ctx.targets)
+        together = self._together(ctx, sites)
         for site in sites:
             if site.name != SOURCE:
+                continue
+            if together and site.access is Access.READ:
+                if _arg_without_default(ctx, site):
+                    yield self.finding(ctx, site.start, site.end, f"build argument {SOURCE} (NVIDIA compute "
+                                       f"capabilities) becomes {TARGET}={targets} with the variables that pass it on; "
+                                       f"a docker build --build-arg {SOURCE}=... must now pass {TARGET}",
+                                       edits=[Edit(site.start, site.end, f"{TARGET}={targets}")],
+                                       title=f"Declare {TARGET}")
+                else:
+                    yield self.finding(ctx, site.start, site.end, f"reads {SOURCE}, which this file sets and renames "
+                                       f"to {TARGET}: read {TARGET}", edits=rename(site, TARGET, targets),
+                                       title=f"Read {TARGET}")
+                continue
+            if together and site.access is Access.SET and site.value is None:
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} passes itself on ({_rest(ctx, site).strip()}): "
+                                   f"it becomes {TARGET}, renamed in this file with every setting and use",
+                                   edits=rename(site, TARGET), title=f"Use {TARGET}")
                 continue
             if site.access is Access.READ:
                 yield self.finding(ctx, site.start, site.end, f"reads {SOURCE}, which PyTorch on ROCm ignores: its "
@@ -86,3 +132,38 @@ class TorchCudaArchListVariable(FileRule):
                 yield self.finding(ctx, site.start, site.end, f"{SOURCE} names NVIDIA compute capabilities "
                                    f"({site.value}): PyTorch on ROCm builds extensions for the AMD targets in {TARGET} "
                                    f"({targets})", edits=rename(site, TARGET, targets), title=f"Set {TARGET}={targets}")
+
+    @staticmethod
+    def _together(ctx, sites) -> bool:
+        """Whether every setting and use of the variable in this shell script, Dockerfile or YAML file can be renamed
+        together: the file sets it, each setting is literal or passes the variable itself on (`ENV
+        TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST}"` after an `ARG`), and nothing sets the target already."""
+        if ctx.kind not in ("shell", "docker", "yaml"):
+            return False
+        mine = [s for s in sites if s.name == SOURCE]
+        sets = [s for s in mine if s.access is Access.SET]
+        if not sets and not any(_arg_without_default(ctx, s) for s in mine):
+            return False
+        if any(s.access is Access.SET and s.name == TARGET for s in sites):
+            return False
+        reads = [s for s in mine if s.access is Access.READ]
+        if any(s.syntax == "python" for s in reads):
+            return False
+        return all(s.value is not None or SELF.fullmatch(_rest(ctx, s)) for s in sets)
+
+
+SELF = re.compile(r"\s*=?\s*([\"']?)\$\{?" + SOURCE + r"(?::?-[^}\"']*)?\}?\1\s*(?:#.*)?")
+
+
+def _rest(ctx, site) -> str:
+    """The rest of the site's line after its name: how the setting is written."""
+    end = ctx.data.find(b"\n", site.end)
+    return ctx.text(site.end, len(ctx.data) if end < 0 else end)
+
+
+def _arg_without_default(ctx, site) -> bool:
+    """`ARG TORCH_CUDA_ARCH_LIST` (a build argument without default: the site is a read of --build-arg)."""
+    if site.syntax != "docker" or site.access is not Access.READ:
+        return False
+    start = ctx.data.rfind(b"\n", 0, site.start) + 1
+    return ctx.data[start:site.start].strip().upper() == b"ARG" and not _rest(ctx, site).strip()

@@ -39,6 +39,10 @@ class Composition:
             delta = r.end - r.orig_end
         return pos - delta
 
+    def changed(self, orig: int) -> bool:
+        """Whether a position of the original lies in a region some pass changed."""
+        return any(r.orig_start <= orig < r.orig_end or orig == r.orig_start == r.orig_end for r in self.regions)
+
     def add(self, edits: list[tuple[Edit, int]]) -> None:
         """Apply one pass's edits (in the current text's coordinates, disjoint, each with its owner)."""
         items = sorted(edits, key=lambda item: (item[0].start, item[0].end))

@@ -55,8 +55,8 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
         edits = []
         for f in found:
             start, end = composition.original(f.span.start), composition.original(f.span.end)
-            if id(f) not in applied and (f.code, start, f.message) in seen:
-                continue
+            if id(f) not in applied and ((f.code, start, f.message) in seen or composition.changed(start)):
+                continue  # said already, or about text an earlier fix wrote (the earlier finding says why)
             seen.add((f.code, start, f.message))
             moved = replace(f, span=ctx.span(start, max(start, end)), matched=ctx.text(start, max(start, end)))
             if id(f) in applied:

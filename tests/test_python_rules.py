@@ -118,7 +118,8 @@ setup(
     cmdclass={"build_ext": BuildExtension},
 )
 '''
-SETUP_MIGRATED = SETUP.replace("HIPExtension", "CUDAExtension").replace("--use_fast_math", "-ffast-math")
+SETUP_MIGRATED = SETUP.replace("HIPExtension", "CUDAExtension").replace(
+    '"--use_fast_math"', '"-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt"')
 
 UTILS = '''\
 """Helpers shared by the training scripts."""

@@ -5,28 +5,40 @@ an imported alias), and in `extra_cuda_cflags` of `torch.utils.cpp_extension.loa
 On ROCm, PyTorch builds a `CUDAExtension` with hipcc and hands it the `'nvcc'` list as it is (the same holds for
 `extra_cuda_cflags`), so `CUDAExtension`, `load` and the `'nvcc'` key stay exactly as they are: there is no
 `HIPExtension`, and no `'hipcc'` key. Only the options in those lists change, as the shared table of
-`migrate/build/nvcc_options.py` says: `--use_fast_math` → `-ffast-math`, `-lineinfo` → `-gline-tables-only`,
-`"-Xcompiler", "-fopenmp"` → `"-fopenmp"`, `-rdc=true` → `-fgpu-rdc`; options clang does not need are removed
-with their comma (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin", "g++"`, `--threads=4`).
-Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=..."`, `-arch=sm_80`) name
-NVIDIA GPUs: the first one in a list becomes one `--offload-arch=<gfx>` element per AMD target of hipmigrate's
-`--offload-arch` (by default gfx942 for HIP 6 and later, gfx90a and gfx940 for HIP 5), the others are removed. PyTorch then adds no targets of its own
-(its `_get_rocm_arch_flags` reads `PYTORCH_ROCM_ARCH` only when the flags name none). New elements keep the quotes
-of the one they replace; one string holding several options (`"-gencode arch=compute_80,code=sm_80"`) is rewritten
-in place.
+`migrate/build/nvcc_options.py` says: `-lineinfo` → `-gline-tables-only`, `"-Xcompiler", "-fopenmp"` →
+`"-fopenmp"`, `-rdc=true` → `-fgpu-rdc`; options clang does not need are removed with their comma
+(`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin", "g++"`, `--threads=4`).
+
+`--use_fast_math` becomes what nvcc means by it, `-fgpu-flush-denormals-to-zero` and
+`-fno-hip-fp32-correctly-rounded-divide-sqrt` (both checked with hipcc 5.2 and 6.4), not `-ffast-math`: clang's fast
+math also assumes that no value is NaN or infinite, which silently breaks `isfinite`-based overflow checks in
+mixed-precision code (GradScaler's among them). nvcc's fast intrinsics (`sinf` as `__sinf`) have no flag of their own
+here; add `-ffast-math` by hand where the code has no such checks.
+
+Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=..."`, `-arch=sm_80`, and those
+built at run time: `f"-gencode=arch=compute_{cc},code=sm_{cc}"`, a comprehension of them, `cc_flag.append("-gencode")`
+with the `cc_flag.append("arch=...")` after it) name NVIDIA GPUs and are removed, with no AMD target written in their
+place: PyTorch's ROCm build adds `--offload-arch` for each target in `PYTORCH_ROCM_ARCH` (rule PY021 sets it from
+`TORCH_CUDA_ARCH_LIST`), or, when it is unset, for the targets the installed torch was built for
+(`torch.utils.cpp_extension._get_rocm_arch_flags`). A target written into the flags would make it ignore
+`PYTORCH_ROCM_ARCH` altogether. An `--offload-arch` the list already has stays. Other options made at run time
+(`"-ccbin={}".format(cxx)`, `f"-ccbin={cxx}"`) are removed when clang needs none of them, and reported otherwise.
 
 Options with no AMD counterpart (`-Xptxas=-v`, `--maxrregcount=64`, `-Xcudafe ...`) are left where they are,
 with a warning: hipcc's clang does not accept them, so the build stops there until they are removed by hand.
 
 The lists are found in the syntax tree (libcst): list literals, `a + b`, `x if c else y`, the list arguments of a
-helper call (`append_nvcc_threads([...])`), `dict(nvcc=...)`, and names assigned once in the module (`flags = [...]`,
-also grown with `flags += [...]` or `flags.extend([...])`). A list that also reaches the `'cxx'` entry (or
-`extra_cflags`) is left alone: the host compiler reads it too. A string appended to such a name
-(`flags.append("-lineinfo")`) is replaced when one option takes its place, and reported for a hand edit otherwise.
-Architecture options built at run time (`f"-gencode=arch=compute_{cc},code=sm_{cc}"`, also as a comprehension's
-element) are reported for a hand edit. Comments, docstrings and other strings are not options. Tuples, strings
-split at run time (`shlex.split(...)`) and names bound more than once are not followed. A file that is not valid
-Python gives no finding here (the engine reports the parse error).
+helper call (`append_nvcc_threads([...])`), `dict(nvcc=...)`, and names bound only by assignments, once or once per
+branch (`arch_flags = [...]` in an `if` and `arch_flags = []` in its `else`, joined later as `nvcc_flags +
+arch_flags`), also grown with `flags += [...]` or `flags.extend([...])`. A list that also reaches the `'cxx'` entry
+(or `extra_cflags`) is left alone: the host compiler reads it too. A string appended to such a name
+(`flags.append("-lineinfo")`) is replaced when one option takes its place; an appended option clang does not need
+goes with its statement (a block left empty gets `pass`); anything else is reported for a hand edit. New elements
+keep the quotes of the one they replace; one string holding several options (`"-gencode arch=compute_80,code=sm_80
+-lineinfo"`) is rewritten in place. Comments, docstrings and other strings are not options. Tuples, strings split at
+run time (`shlex.split(...)`) and names bound other ways (loop variables, parameters) are not followed. Code that
+never runs on ROCm (the `else:` of `if IS_HIP_EXTENSION:`) is left as it is (migrate/python/guards.py). A file that
+is not valid Python gives no finding here (the engine reports the parse error).
 """
 from __future__ import annotations
 
@@ -37,14 +49,12 @@ from libcst.helpers import get_full_name_for_node
 
 from migrate.build.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
-from migrate.python.index import quoted, string_value
+from migrate.python.index import index, quoted, string_value
 from migrate.python.names import target_names
 from migrate.rule import FileRule, Invalid, Valid
 
 EXTENSIONS = {"CUDAExtension", "HIPExtension"}  # HIPExtension: a wrong port that PY002 renames in the same pass
 LOADERS = {"load", "load_inline"}
-# Options of AMD targets: a list that already has one gets no second --offload-arch list.
-OFFLOAD = ("--offload-arch", "-offload-arch", "--amdgpu-target", "-amdgpu-target")
 
 
 class _Module(cst.CSTVisitor):
@@ -120,10 +130,10 @@ class _Module(cst.CSTVisitor):
             elif func.attr.value == "append":
                 self.appended.setdefault(name, []).append(node)
 
-    def followed(self, name: str) -> cst.BaseExpression | None:
-        """The value of a name assigned once in the module (and otherwise only grown), else None."""
-        values = self.assigned.get(name, [])
-        return values[0] if len(values) == 1 and name not in self.bound else None
+    def values(self, name: str) -> list[cst.BaseExpression]:
+        """The values of a name bound only by assignments (once, or once per branch: `arch_flags = [...]` in an `if`
+        and `arch_flags = []` in its `else`) and otherwise only grown; [] when it is bound some other way."""
+        return [] if name in self.bound else list(self.assigned.get(name, []))
 
     def callee(self, call: cst.Call) -> str:
         """The last name of what is called, seen through `from ...cpp_extension import X as Y`."""
@@ -157,6 +167,7 @@ class _Item:
     start: int
     end: int
     words: list[str] | None
+    built: str | None = None  # the literal start of a string made at run time (f-string, .format, %, +)
 
 
 @dataclass
@@ -200,17 +211,22 @@ class NvccFlagInTorchExtension(FileRule):
                       '        "cxx": ["-O3"],\n'
                       '        "nvcc": [\n'
                       '            "-O3",\n'
-                      '            "-ffast-math",\n'
+                      '            "-fgpu-flush-denormals-to-zero",\n'
+                      '            "-fno-hip-fp32-correctly-rounded-divide-sqrt",\n'
                       '            "-gline-tables-only",\n'
                       '        ],\n'
                       '    },\n'
                       ')\n', line=10,
-                message="--use_fast_math is an nvcc option: clang's fast math (it also assumes no NaN or infinity, "
-                        "a little more than nvcc's); hipcc takes -ffast-math"),
+                message="--use_fast_math is an nvcc option: nvcc's fast math is flush-to-zero, approximate division "
+                        "and square root and fast intrinsics; hipcc takes the first two as -fgpu-flush-denormals-to-zero "
+                        "-fno-hip-fp32-correctly-rounded-divide-sqrt (not -ffast-math, which also assumes no NaN or "
+                        "infinity and so breaks isfinite-based overflow checks such as GradScaler's)"),
         Invalid("ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', '-gencode', "
                 "'arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90']})\n",
-                fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2', "
-                      "'--offload-arch=gfx942']})\n"),
+                fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2']})\n",
+                message="-gencode arch=compute_80,code=sm_80 names NVIDIA architectures: removed; PyTorch's ROCm build "
+                        "adds the AMD targets of PYTORCH_ROCM_ARCH (else those the installed torch was built for), "
+                        "which a target written here would override"),
         Invalid('import torch.utils.cpp_extension as cpp_extension\n'
                 '\n'
                 'common = ["-O3", "--use_fast_math"]\n'
@@ -219,7 +235,7 @@ class NvccFlagInTorchExtension(FileRule):
                 'nvcc=nvcc_flags))\n',
                 fixed='import torch.utils.cpp_extension as cpp_extension\n'
                       '\n'
-                      'common = ["-O3", "-ffast-math"]\n'
+                      'common = ["-O3", "-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt"]\n'
                       'nvcc_flags = common + ["-fopenmp"]\n'
                       'ext = cpp_extension.CUDAExtension("k", ["k.cu"], extra_compile_args=dict(cxx=["-fopenmp"], '
                       'nvcc=nvcc_flags))\n', line=3),
@@ -240,7 +256,6 @@ class NvccFlagInTorchExtension(FileRule):
                       '    extra_compile_args={"nvcc": [\n'
                       '        "-O3",\n'
                       '        # one architecture per GPU generation\n'
-                      '        "--offload-arch=gfx942",  # A100\n'
                       '        "-std=c++17"\n'
                       '    ]},\n'
                       ')\n', line=7),
@@ -257,8 +272,8 @@ class NvccFlagInTorchExtension(FileRule):
                 fixed='from torch.utils.cpp_extension import load_inline\n'
                       '\n'
                       'mod = load_inline("k", cpp_sources=[cpp], cuda_sources=[cuda],\n'
-                      '                  extra_cuda_cflags=["--offload-arch=gfx942", '
-                      '"-ffast-math"])\n', line=4),
+                      '                  extra_cuda_cflags=["-fgpu-flush-denormals-to-zero", '
+                      '"-fno-hip-fp32-correctly-rounded-divide-sqrt"])\n', line=4),
         Invalid('import torch.utils.cpp_extension\n'
                 '\n'
                 'mod = torch.utils.cpp_extension.load(name="k", sources=["k.cu"],\n'
@@ -267,9 +282,68 @@ class NvccFlagInTorchExtension(FileRule):
                 fixed='import torch.utils.cpp_extension\n'
                       '\n'
                       'mod = torch.utils.cpp_extension.load(name="k", sources=["k.cu"],\n'
-                      '                                     extra_cuda_cflags=["-O3", "--offload-arch=gfx942 '
-                      '-gline-tables-only"])\n',
+                      '                                     extra_cuda_cflags=["-O3", "-gline-tables-only"])\n',
                 options=(("offload_arch", ("gfx942",)),)),
+        # flags assembled in branches and joined later; options made at run time
+        Invalid('import os\n'
+                'from torch.utils.cpp_extension import CUDAExtension\n'
+                '\n'
+                'if os.environ.get("FAST_BUILD"):\n'
+                '    arch_flags = ["-gencode=arch=compute_80,code=sm_80"]\n'
+                'else:\n'
+                '    arch_flags = [\n'
+                '        "-gencode=arch=compute_80,code=sm_80",\n'
+                '        "-gencode=arch=compute_90,code=sm_90",\n'
+                '    ]\n'
+                'cc_flags = [f"-gencode=arch=compute_{cc},code=sm_{cc}" for cc in ("80", "90")]\n'
+                'nvcc_flags = ["-O3", "-ccbin={}".format(os.environ.get("CXX", "g++")), "-lineinfo"]\n'
+                'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-O3"],\n'
+                '                    "nvcc": nvcc_flags + arch_flags + cc_flags + ["-gencode", f"arch=compute_{sm},code=sm_{sm}"]})\n',
+                fixed='import os\n'
+                      'from torch.utils.cpp_extension import CUDAExtension\n'
+                      '\n'
+                      'if os.environ.get("FAST_BUILD"):\n'
+                      '    arch_flags = []\n'
+                      'else:\n'
+                      '    arch_flags = [\n'
+                      '    ]\n'
+                      'cc_flags = []\n'
+                      'nvcc_flags = ["-O3", "-gline-tables-only"]\n'
+                      'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-O3"],\n'
+                      '                    "nvcc": nvcc_flags + arch_flags + cc_flags + []})\n', line=5),
+        # flash-attention's way: "-gencode" and its value appended one by one, some under a version test
+        Invalid('from setuptools import setup\n'
+                'from torch.utils.cpp_extension import CUDAExtension\n'
+                '\n'
+                'cc_flag = []\n'
+                'cc_flag.append("-gencode")\n'
+                'cc_flag.append("arch=compute_80,code=sm_80")\n'
+                'if bare_metal_version >= Version("11.8"):\n'
+                '    cc_flag.append("-gencode")\n'
+                '    cc_flag.append("arch=compute_90,code=sm_90")\n'
+                'for arch in extra_archs:\n'
+                '    cc_flag.append(f"-gencode=arch=compute_{arch},code=sm_{arch}")\n'
+                'cc_flag.append("--threads=4")\n'
+                'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args={\n'
+                '    "cxx": ["-O3"], "nvcc": ["-O3", "-gencode=arch=compute_80,code=sm_80"] + cc_flag})])\n',
+                fixed='from setuptools import setup\n'
+                      'from torch.utils.cpp_extension import CUDAExtension\n'
+                      '\n'
+                      'cc_flag = []\n'
+                      'if bare_metal_version >= Version("11.8"):\n'
+                      '    pass\n'
+                      'for arch in extra_archs:\n'
+                      '    pass\n'
+                      'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args={\n'
+                      '    "cxx": ["-O3"], "nvcc": ["-O3"] + cc_flag})])\n', line=5),
+        # the NVIDIA side of a ROCm test never runs on ROCm: left as it is
+        Valid('from torch.utils.cpp_extension import IS_HIP_EXTENSION, CUDAExtension\n'
+              '\n'
+              'if IS_HIP_EXTENSION:\n'
+              '    nvcc = ["-O3", "-fgpu-flush-denormals-to-zero"]\n'
+              'else:\n'
+              '    nvcc = ["-O3", "-gencode=arch=compute_90,code=sm_90", "--use_fast_math"]\n'
+              'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": nvcc})\n'),
         Valid('from torch.utils.cpp_extension import CUDAExtension\n'
               'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3", "-std=c++17", '
               '"-DNDEBUG", "--offload-arch=gfx90a", "-ffast-math"]})\n'),
@@ -310,20 +384,17 @@ class NvccFlagInTorchExtension(FileRule):
                     lists.nvcc.update(dict.fromkeys(self._lists(arg.value, module, set(), lists.names)))
                 elif name in LOADERS and keyword in ("extra_cflags", "extra_ldflags"):
                     lists.host.update(self._lists(arg.value, module, set(), lists.host_names))
-        targets = [f"--offload-arch={a}" for a in ctx.targets]
         found = []
         for node in lists.nvcc:
             if node in lists.host:
                 continue
             if isinstance(node, cst.ListComp):
-                found.extend(self._check_built(ctx, node.elt, targets))
+                found.extend(self._check_comprehension(ctx, node))
             else:
-                found.extend(self._check_list(ctx, node, targets))
-        for name in lists.names:
-            if name in lists.host_names:
-                continue
-            for call in module.appended.get(name, []):
-                found.extend(self._check_appended(ctx, call, targets))
+                found.extend(self._check_list(ctx, node))
+        appended = [call for name in lists.names if name not in lists.host_names
+                    for call in module.appended.get(name, [])]
+        found.extend(self._check_appended(ctx, appended))
         yield from sorted(found, key=lambda f: f.span.start)
 
     # -- finding the lists ---------------------------------------------------------------------------------
@@ -349,9 +420,9 @@ class NvccFlagInTorchExtension(FileRule):
                     entries.extend(self._dict_entries(arg.value, module, seen) or [])
             return entries
         if isinstance(expr, cst.Name) and expr.value not in seen:
-            value = module.followed(expr.value)
-            if value is not None:
-                return self._dict_entries(value, module, seen | {expr.value})
+            found = [self._dict_entries(value, module, seen | {expr.value}) for value in module.values(expr.value)]
+            if found and all(entries is not None for entries in found):
+                return [entry for entries in found for entry in entries]
         return None
 
     def _lists(self, expr, module: _Module, seen: set[str], names: dict[str, None]) -> list[cst.List | cst.ListComp]:
@@ -372,12 +443,12 @@ class NvccFlagInTorchExtension(FileRule):
             return [node for arg in expr.args if arg.keyword is None and not arg.star
                     for node in self._lists(arg.value, module, seen, names)]
         if isinstance(expr, cst.Name) and expr.value not in seen:
-            value = module.followed(expr.value)
-            if value is None:
+            values = module.values(expr.value)
+            if not values:
                 return []
             names[expr.value] = None
             seen = seen | {expr.value}
-            out = self._lists(value, module, seen, names)
+            out = [node for value in values for node in self._lists(value, module, seen, names)]
             for grown in module.grown.get(expr.value, []):
                 out += self._lists(grown, module, seen, names)
             return out
@@ -385,71 +456,68 @@ class NvccFlagInTorchExtension(FileRule):
 
     # -- translating one list ------------------------------------------------------------------------------
 
-    def _check_list(self, ctx, node: cst.List, targets: list[str]):
+    def _check_list(self, ctx, node: cst.List):
         items = []
-        built = []
         for element in node.elements:
             start, end = ctx.byte_span(element.value)
             value = string_value(element.value) if isinstance(element, cst.Element) else None
-            items.append(_Item(element, start, end, value.split() if value is not None else None))
-            if isinstance(element.value, cst.FormattedString):
-                built += self._check_built(ctx, element.value, targets)
-        given = any(w.startswith(OFFLOAD) for item in items for w in item.words or ())
+            built = built_head(element.value) if isinstance(element, cst.Element) and value is None else None
+            items.append(_Item(element, start, end, value.split() if value is not None else None, built))
         actions: list[_Action] = []
         i = 0
         while i < len(items):
-            words = items[i].words
-            if not words:
+            if items[i].built is not None:
+                action = self._built(ctx, items, i)
+                actions += [action] if action else []
                 i += 1
-            elif len(words) > 1:
-                action, lost, given = self._several(ctx, items[i], i, targets, given)
+            elif not items[i].words:
+                i += 1
+            elif len(items[i].words) > 1:
+                action, lost = self._several(items[i], i)
                 actions += lost + ([action] if action else [])
                 i += 1
             else:
-                action, given = self._one(items, i, targets, given)
+                action = self._one(items, i)
                 if action is None:
                     i += 1
                 else:
                     actions.append(action)
                     i += action.count
         self._edit(ctx, node, items, actions)
-        yield from built
         for action in actions:
             start, end = items[action.first].start, items[action.first + action.count - 1].end
             yield self.finding(ctx, start, end, action.message, edits=action.edits, title=action.title,
                                severity=action.severity)
 
-    def _one(self, items: list[_Item], i: int, targets: list[str], given: bool) -> tuple[_Action | None, bool]:
+    def _one(self, items: list[_Item], i: int) -> _Action | None:
         """What the option in the one-word string items[i] (with its value in items[i+1]) becomes."""
         word = items[i].words[0]
         if _library(word):
-            return None, given
+            return None
+        following = items[i + 1] if i + 1 < len(items) else None
+        if is_architecture_option(word) and "=" not in word and following is not None \
+                and (following.words is None or len(following.words) == 1) and not _option(following):
+            # `"-gencode", "arch=compute_80,code=sm_80"`, or its value built at run time (an f-string, a name)
+            written = " ".join([word, _shown(following)])
+            return _Action(i, 2, f"{written} {ARCHITECTURES}", f"Remove {written}")
         words = [word]
-        if i + 1 < len(items) and items[i + 1].words and len(items[i + 1].words) == 1:
-            words.append(items[i + 1].words[0])
-        new, consumed, reason = translate_option(words, 0)
+        if following is not None and following.words and len(following.words) == 1:
+            words.append(following.words[0])
+        new, consumed, reason = _translate(words, 0)
         written = " ".join(words[:consumed])
         if new == words[:consumed]:
-            if len(words) == 1 and "=" not in word and is_architecture_option(word) and i + 1 < len(items):
-                return _Action(i, 1, f"{word} takes its NVIDIA architectures from an expression that is not a "
-                               f"string: hipcc takes AMD targets as {' '.join(targets)}; rewrite this by hand",
-                               severity=Severity.WARNING), given
-            return None, given
+            return None
         if new is None:
             return _Action(i, consumed, f"{written} is an nvcc option with no AMD counterpart: {reason}; hipcc's "
-                           "clang rejects it: remove it by hand", severity=Severity.WARNING), given
+                           "clang rejects it: remove it by hand", severity=Severity.WARNING)
         if not new and is_architecture_option(word):
-            if given:
-                return _Action(i, consumed, f"{written} names NVIDIA architectures: the --offload-arch options "
-                               "already give the AMD targets; removed", f"Remove {written}"), given
-            return _Action(i, consumed, f"{written} names NVIDIA architectures: hipcc builds for the AMD targets "
-                           "given with --offload-arch", f"Use {' '.join(targets)}", list(targets)), True
+            return _Action(i, consumed, f"{written} {ARCHITECTURES}", f"Remove {written}")
         if not new:
-            return _Action(i, consumed, f"{written} is an nvcc option: {reason}; removed", f"Remove {written}"), given
-        return _Action(i, consumed, f"{written} is an nvcc option: {reason}; hipcc takes {' '.join(new)}",
-                       f"Use {' '.join(new)}", list(new)), given
+            return _Action(i, consumed, f"{written} is an nvcc option: {reason}; removed", f"Remove {written}")
+        takes = "" if reason is FAST_MATH else f"; hipcc takes {' '.join(new)}"
+        return _Action(i, consumed, f"{written} is an nvcc option: {reason}{takes}", f"Use {' '.join(new)}", list(new))
 
-    def _several(self, ctx, item: _Item, i: int, targets: list[str], given: bool):
+    def _several(self, item: _Item, i: int):
         """One string holding several options: translated in place (as one string)."""
         words, out, changed, lost = item.words, [], [], []
         j = 0
@@ -458,27 +526,48 @@ class NvccFlagInTorchExtension(FileRule):
                 out.append(words[j])
                 j += 1
                 continue
-            new, consumed, reason = translate_option(words, j)
+            new, consumed, reason = _translate(words, j)
             written = " ".join(words[j:j + consumed])
             if new is None:
                 lost.append(_Action(i, 1, f"{written} is an nvcc option with no AMD counterpart: {reason}; hipcc's "
                                     "clang rejects it: remove it by hand", severity=Severity.WARNING))
                 new = words[j:j + consumed]
             elif not new and is_architecture_option(words[j]):
-                new, given = ([] if given else list(targets)), True
-                changed.append(f"{written} (NVIDIA architectures)")
+                changed.append(f"{written} (NVIDIA architectures: PYTORCH_ROCM_ARCH gives the AMD targets)")
             elif new != words[j:j + consumed]:
                 changed.append(f"{written} ({reason})")
             out += new
             j += consumed
         if not changed:
-            return None, lost, given
+            return None, lost
         text = " ".join(out)
         if out:
             message = f"nvcc options in {' '.join(words)!r}: {'; '.join(changed)}; hipcc takes {text!r}"
-            return _Action(i, 1, message, f"Use {text!r}", [text]), lost, given
+            return _Action(i, 1, message, f"Use {text!r}", [text]), lost
         message = f"nvcc options in {' '.join(words)!r}: {'; '.join(changed)}; removed"
-        return _Action(i, 1, message, f"Remove {' '.join(words)!r}"), lost, given
+        return _Action(i, 1, message, f"Remove {' '.join(words)!r}"), lost
+
+    def _built(self, ctx, items: list[_Item], i: int) -> _Action | None:
+        """An option made at run time (`f"-gencode=arch=compute_{cc},code=sm_{cc}"`, `"-ccbin={}".format(cxx)`,
+        `"-arch=sm_%d" % cc`): removed when clang needs none of it, else reported by what its literal start says."""
+        words = items[i].built.split()
+        if not words:
+            return None
+        option = words[0].split("=", 1)[0]
+        shown = _shown(items[i])
+        if is_architecture_option(option):
+            return _Action(i, 1, f"{shown} {ARCHITECTURES}", f"Remove {shown}")
+        dummy = [option + "=x"] if "=" in words[0] else [option, "x"]  # the value does not matter here
+        new, consumed, reason = _translate(dummy, 0)
+        if new == dummy[:consumed]:
+            return None
+        if new == []:
+            return _Action(i, 1, f"{shown} is an nvcc option built at run time: {reason}; removed", f"Remove {shown}")
+        if new is None:
+            return _Action(i, 1, f"{shown} is an nvcc option with no AMD counterpart: {reason}; hipcc's clang rejects "
+                           "it: remove it by hand", severity=Severity.WARNING)
+        return _Action(i, 1, f"{shown} is an nvcc option built at run time: {reason}; rewrite it by hand for hipcc",
+                       severity=Severity.WARNING)
 
     # -- edits ---------------------------------------------------------------------------------------------
 
@@ -556,44 +645,163 @@ class NvccFlagInTorchExtension(FileRule):
             pos -= 1
         return pos
 
-    def _check_built(self, ctx, node: cst.BaseExpression, targets: list[str]):
-        """An option made at run time (an f-string, a comprehension's element): architecture options are reported."""
-        if isinstance(node, cst.FormattedString):
-            head = node.parts[0].value if node.parts and isinstance(node.parts[0], cst.FormattedStringText) else ""
+    def _check_comprehension(self, ctx, node: cst.ListComp):
+        """`[f"-gencode=arch=compute_{a},code=sm_{a}" for a in archs]`: architecture options made one per element;
+        the comprehension is removed with the `+` that joins it, or becomes `[]`."""
+        head = built_head(node.elt)
+        words = head.split() if head else []
+        if not words or not is_architecture_option(words[0].split("=", 1)[0]):
+            return
+        start, end = ctx.byte_span(node)
+        shown = ctx.text(start, end)
+        parent = index(ctx).parent(node)
+        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Add):
+            if parent.right is node:
+                edit = Edit(ctx.byte_span(parent.left)[1], end, "")
+            else:
+                edit = Edit(start, ctx.byte_span(parent.right)[0], "")
         else:
-            head = string_value(node) or ""
-        words = head.split()
-        if words and is_architecture_option(words[0].split("=")[0]):
-            start, end = ctx.byte_span(node)
-            yield self.finding(ctx, start, end, "NVIDIA architecture option built at run time "
-                               f"({ctx.text(start, end)}): hipcc takes AMD targets as {' '.join(targets)}; "
-                               "rewrite this by hand",
-                               severity=Severity.WARNING)
+            edit = Edit(start, end, "[]")
+        yield self.finding(ctx, start, end, f"{shown} {ARCHITECTURES}", edits=[edit], title="Remove the NVIDIA "
+                           "architecture options")
 
     # -- strings appended one by one -----------------------------------------------------------------------
 
-    def _check_appended(self, ctx, call: cst.Call, targets: list[str]):
-        """`flags.append("--use_fast_math")`: a one-for-one option is replaced; anything else is reported."""
-        node = call.args[0].value
-        value = string_value(node)
-        words = value.split() if value is not None else []
-        if not words or any(_library(w) for w in words):
-            return
-        new, consumed, reason = translate_option(words, 0)
-        start, end = ctx.byte_span(node)
-        if is_architecture_option(words[0]):
-            yield self.finding(ctx, start, end, f"{value} names NVIDIA architectures, appended to nvcc's options: "
-                               f"hipcc takes AMD targets as {' '.join(targets)}; rewrite this by hand",
-                               severity=Severity.WARNING)
-        elif new == words[:consumed]:
-            return
-        elif new is None:
-            yield self.finding(ctx, start, end, f"{value} is an nvcc option with no AMD counterpart: {reason}; "
-                               "hipcc's clang rejects it: remove it by hand", severity=Severity.WARNING)
-        elif len(new) == 1 and consumed == len(words):
-            yield self.finding(ctx, start, end, f"{value} is an nvcc option: {reason}; hipcc takes {new[0]}",
-                               edits=[Edit(start, end, quoted(node, new[0]))], title=f"Use {new[0]}")
-        else:
-            what = f"hipcc takes {' '.join(new)}" if new else "clang does not need it"
-            yield self.finding(ctx, start, end, f"{value} is an nvcc option appended to nvcc's options: {reason}; "
-                               f"{what}: edit this call by hand", severity=Severity.WARNING)
+    def _check_appended(self, ctx, calls: list[cst.Call]):
+        """`flags.append("--use_fast_math")`: a one-for-one option is replaced; an architecture option (with the
+        `flags.append("arch=...")` after `flags.append("-gencode")`) and an option clang does not need are removed with
+        their statements; anything else is reported."""
+        idx = index(ctx)
+        removed: list[tuple[cst.Call, str, str]] = []  # (call, what, message)
+        pending = None  # a "-gencode" appended alone: its value is the next append to the same list
+        for call in sorted(calls, key=lambda c: ctx.byte_span(c)[0]):
+            node = call.args[0].value
+            value = string_value(node)
+            head = value if value is not None else built_head(node)
+            words = head.split() if head else []
+            owner = call.func.value.value
+            if pending is not None and pending[1] == owner:
+                removed.append((call, _shown_node(ctx, node), pending[2]))
+                pending = None
+                continue
+            pending = None
+            if not words or any(_library(w) for w in words):
+                continue
+            start, end = ctx.byte_span(node)
+            shown = _shown_node(ctx, node)
+            option = words[0].split("=", 1)[0] if value is None else words[0]
+            if is_architecture_option(option):
+                message = f"{shown} {ARCHITECTURES}"
+                removed.append((call, shown, message))
+                if "=" not in words[0] and len(words) == 1:
+                    pending = (call, owner, message)
+                continue
+            if value is None:
+                new, _, reason = _translate([option + "=x"] if "=" in words[0] else [option, "x"], 0)
+                if new == []:
+                    removed.append((call, shown, f"{shown} is an nvcc option built at run time: {reason}; removed"))
+                elif new is None:
+                    yield self.finding(ctx, start, end, f"{shown} is an nvcc option with no AMD counterpart: {reason}; "
+                                       "hipcc's clang rejects it: remove it by hand", severity=Severity.WARNING)
+                continue
+            new, consumed, reason = _translate(words, 0)
+            if new == words[:consumed]:
+                continue
+            if new is None:
+                yield self.finding(ctx, start, end, f"{value} is an nvcc option with no AMD counterpart: {reason}; "
+                                   "hipcc's clang rejects it: remove it by hand", severity=Severity.WARNING)
+            elif not new and consumed == len(words):
+                removed.append((call, shown, f"{value} is an nvcc option: {reason}; removed"))
+            elif len(new) == 1 and consumed == len(words):
+                yield self.finding(ctx, start, end, f"{value} is an nvcc option: {reason}; hipcc takes {new[0]}",
+                                   edits=[Edit(start, end, quoted(node, new[0]))], title=f"Use {new[0]}")
+            else:
+                what = f"hipcc takes {' '.join(new)}" if new else "clang does not need it"
+                yield self.finding(ctx, start, end, f"{value} is an nvcc option appended to nvcc's options: {reason}; "
+                                   f"{what}: edit this call by hand", severity=Severity.WARNING)
+        edits = statement_removals(ctx, idx, [call for call, _, _ in removed])
+        for call, shown, message in removed:
+            start, end = ctx.byte_span(call)
+            mine = edits.get(call)
+            if mine is None:  # not a statement of its own (`x = flags.append(...)`): left for a hand edit
+                yield self.finding(ctx, start, end, f"{message}: remove this call by hand", severity=Severity.WARNING)
+            else:
+                yield self.finding(ctx, start, end, message, edits=mine, title=f"Remove the append of {shown}")
+
+
+ARCHITECTURES = ("names NVIDIA architectures: removed; PyTorch's ROCm build adds the AMD targets of PYTORCH_ROCM_ARCH "
+                 "(else those the installed torch was built for), which a target written here would override")
+FAST_MATH = ("nvcc's fast math is flush-to-zero, approximate division and square root and fast intrinsics; hipcc "
+             "takes the first two as -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt (not "
+             "-ffast-math, which also assumes no NaN or infinity and so breaks isfinite-based overflow checks such as "
+             "GradScaler's)")
+def _translate(words: list[str], i: int):
+    """`translate_option`, with `--use_fast_math` as the clang flags of what nvcc's means (not -ffast-math)."""
+    if words[i].lstrip("-") in ("use_fast_math", "use-fast-math"):
+        return ["-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt"], 1, FAST_MATH
+    return translate_option(words, i)
+
+
+def _option(item: _Item) -> bool:
+    """Whether an element is an option of its own (starts with a dash)."""
+    head = " ".join(item.words) if item.words else (item.built or "")
+    return head.startswith("-")
+
+
+def _shown(item: _Item) -> str:
+    return " ".join(item.words) if item.words else (item.built or "") + "..."
+
+
+def _shown_node(ctx, node: cst.CSTNode) -> str:
+    value = string_value(node)
+    return value if value is not None else ctx.text(*ctx.byte_span(node))
+
+
+def built_head(node: cst.BaseExpression) -> str | None:
+    """The literal start of a string made at run time: an f-string's text before its first `{}`, the template of
+    `"...".format(...)` or `"..." % x` up to its first placeholder, the left string of `"..." + x`; None for anything
+    else (a plain literal included)."""
+    if isinstance(node, cst.FormattedString):
+        first = node.parts[0] if node.parts else None
+        return first.value if isinstance(first, cst.FormattedStringText) else ""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
+        template = string_value(node.func.value)
+        return template.split("{", 1)[0] if template is not None else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Modulo, cst.Add)):
+        left = string_value(node.left)
+        if left is None:
+            return built_head(node.left)
+        return left.split("%", 1)[0] if isinstance(node.operator, cst.Modulo) else left
+    return None
+
+
+def statement_removals(ctx, idx, calls: list[cst.Call]) -> dict[cst.Call, list[Edit]]:
+    """Edits that remove each call's statement (`flags.append(...)` on a line of its own): its line goes; where every
+    statement of a block goes, the first becomes `pass` so the block stays valid Python."""
+    lines: dict[cst.Call, cst.SimpleStatementLine] = {}
+    for call in calls:
+        expr = idx.parent(call)
+        line = idx.parent(expr) if isinstance(expr, cst.Expr) else None
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+            lines[call] = line
+    by_block: dict[int, list[cst.Call]] = {}
+    blocks: dict[int, cst.CSTNode] = {}
+    for call, line in lines.items():
+        block = idx.parent(line)
+        blocks[id(block)] = block
+        by_block.setdefault(id(block), []).append(call)
+    edits: dict[cst.Call, list[Edit]] = {}
+    for key, mine in by_block.items():
+        block = blocks[key]
+        body = list(getattr(block, "body", []))
+        gone = {id(lines[c]) for c in mine}
+        empty = isinstance(block, cst.IndentedBlock) and all(id(statement) in gone for statement in body)
+        for n, call in enumerate(sorted(mine, key=lambda c: ctx.byte_span(c)[0])):
+            start, end = ctx.byte_span(lines[call])
+            line_start = ctx.data.rfind(b"\n", 0, start) + 1
+            if empty and n == 0:
+                edits[call] = [Edit(start, ctx.byte_span(lines[call].body[0])[1], "pass")]
+                continue
+            newline = ctx.data.find(b"\n", end)
+            edits[call] = [Edit(line_start, len(ctx.data) if newline < 0 else newline + 1, "")]
+    return edits

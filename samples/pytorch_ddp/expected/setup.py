@@ -4,10 +4,9 @@ from torch.utils.cpp_extension import BuildExtension, CUDAExtension
 
 NVCC_FLAGS = [
     "-O3",
-    "-ffast-math",
+    "-fgpu-flush-denormals-to-zero",
+    "-fno-hip-fp32-correctly-rounded-divide-sqrt",
     "-gline-tables-only",
-    "--offload-arch=gfx90a",
-    "--offload-arch=gfx940",
 ]
 
 setup(

@@ -40,14 +40,13 @@ def engine_info(options: Options) -> EngineInfo:
     name = options.engine
     if name not in ENGINES:
         raise UsageError(f"--engine {name!r}: choose one of {', '.join(ENGINES)}")
+    tool = hipify_perl.find() if name != "builtin" else None
     if name == "auto":
-        name = "hipify-perl" if hipify_perl.find() else "builtin"
+        name = "hipify-perl" if tool else "builtin"
     if name == "builtin":
         return EngineInfo("builtin", __version__)
-    tool = hipify_perl.find()
     if tool is None:
-        raise UsageError("hipify-perl not found (looked at $HIPIFY_PERL, PATH, /opt/rocm/bin and "
-                         f"{hipify_perl.TOOLCHAIN}/bin): install it with scripts/install-toolchain, or use --engine builtin")
+        raise UsageError(hipify_perl.not_found())
     return EngineInfo("hipify-perl", hipify_perl.version(tool))
 
 

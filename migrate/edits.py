@@ -60,7 +60,7 @@ def splice(data: bytes, edits: list[Edit]) -> bytes:
         if e.start < pos:
             raise ValueError(f"overlapping edit at byte {e.start}")
         pieces.append(data[pos:e.start])
-        pieces.append(e.text.encode("utf-8", "surrogateescape"))
+        pieces.append(encoded(e.text))
         pos = e.end
     pieces.append(data[pos:])
     return b"".join(pieces)
@@ -70,6 +70,11 @@ def decoded(data: bytes) -> str:
     """Source bytes as text for an edit: bytes that are not UTF-8 (a latin-1 file) become lone surrogates, which
     `splice` writes back as the same bytes. Text meant for people goes through `readable`."""
     return data.decode("utf-8", "surrogateescape")
+
+
+def encoded(text: str) -> bytes:
+    """The bytes an edit's text puts in the file: the inverse of `decoded`."""
+    return text.encode("utf-8", "surrogateescape")
 
 
 def readable(text: str) -> str:

@@ -235,4 +235,4 @@ def test_engine_auto_uses_hipify_perl_when_found(tmp_path, hipify, monkeypatch):
     code, doc = cli_json("scan", src, "--engine", "auto", "--hip-version", "6.2")
     assert doc["engine"]["name"] == "builtin"
     missing = cli("scan", src, "--engine", "hipify-perl")
-    assert missing.exit_code == 2 and "hipify-perl not found" in missing.stderr
+    assert missing.exit_code == 2 and "HIPIFY_PERL=" in missing.stderr and "is not a file" in missing.stderr

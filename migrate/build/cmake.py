@@ -69,13 +69,13 @@ class CMakeContext(FileContext):
 
     def _command(self, node: tree_sitter.Node) -> Command:
         head = node.children[0]
-        name = head.text.decode("utf-8", "replace").lower()
+        name = head.text.decode("utf-8", "surrogateescape").lower()
         args: list[Arg] = []
         open_paren = next((c for c in node.children if c.type == "("), None)
         close_paren = next((c for c in reversed(node.children) if c.type == ")"), None)
         for child in node.children:
             if child.type == "argument_list":
-                args.extend(Arg(a.text.decode("utf-8", "replace"), a.start_byte, a.end_byte)
+                args.extend(Arg(a.text.decode("utf-8", "surrogateescape"), a.start_byte, a.end_byte)
                             for a in child.children if a.type == "argument")
         start = open_paren.end_byte if open_paren else head.end_byte
         end = close_paren.start_byte if close_paren else node.end_byte

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 from migrate.build.cmake import Arg, CMakeContext, Command
 from migrate.build.make import Word  # one option word with its byte span, for both build languages
 from migrate.build.nvcc_options import translate_option
-from migrate.edits import decoded
+from migrate.edits import decoded, encoded
 from migrate.model import Edit
 
 
@@ -294,8 +294,8 @@ def split_words(text: str, offset: int, sep: str) -> Words:
     pattern = r"[^\s]+" if sep == " " else r"[^;]+"
     words = []
     for m in re.finditer(pattern, text):
-        start = offset + len(text[:m.start()].encode())
-        words.append(Word(m.group(), start, start + len(m.group().encode())))
+        start = offset + len(encoded(text[:m.start()]))
+        words.append(Word(m.group(), start, start + len(encoded(m.group()))))
     return Words(tuple(words), sep)
 
 
@@ -381,7 +381,7 @@ def option_groups(args: Iterable[Arg]) -> list[tuple[Arg | None, Words]]:
         span = payload(text)
         if span is not None:
             head = text[:span[0]]
-            offset += len(head.encode())
+            offset += len(encoded(head))
             text = text[span[0]:span[1]]
         elif not arg.quoted and ";" not in text and "$<" not in text:
             plain.append(Word(text, arg.start, arg.end))

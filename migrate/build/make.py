@@ -44,13 +44,13 @@ def split_words(data: bytes, start: int, end: int) -> list[Word]:
             break
         if ch == b"\\" and data[i + 1:i + 2] in (b"\n", b"\r") and depth == 0:
             if word_start is not None:
-                words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+                words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
                 word_start = None
             i += 2
             continue
         if ch in (b" ", b"\t", b"\n", b"\r") and depth == 0:
             if word_start is not None:
-                words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+                words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
                 word_start = None
         else:
             if word_start is None:
@@ -63,7 +63,7 @@ def split_words(data: bytes, start: int, end: int) -> list[Word]:
                 depth -= 1
         i += 1
     if word_start is not None:
-        words.append(Word(data[word_start:i].decode("utf-8", "replace"), word_start, i))
+        words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
     return words
 
 
@@ -88,7 +88,7 @@ class MakeContext(FileContext):
         return out
 
     def _line(self, start: int, end: int) -> Line:
-        raw = self.data[start:end].decode("utf-8", "replace")
+        raw = self.data[start:end].decode("utf-8", "surrogateescape")
         text = re.sub(r"\\\r?\n\s*", " ", raw)
         if raw.startswith("\t"):
             return Line(start, end, "recipe", tuple(split_words(self.data, start + 1, end)), text=text)

@@ -379,7 +379,7 @@ class _Reader:
         in_rule = targets = False
         define: _Define | None = None
         for line in ctx.lines:
-            raw = ctx.data[line.start:line.end].decode("utf-8", "replace")
+            raw = ctx.data[line.start:line.end].decode("utf-8", "surrogateescape")
             active = not stack or (stack[-1].outer and stack[-1].taking)
             if define is not None:
                 if re.match(r"\s*endef(?:\s|#|$)", raw):

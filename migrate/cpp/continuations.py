@@ -4,6 +4,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from migrate.edits import encoded
 from migrate.model import Edit
 
 CONTINUED = re.compile(rb"\\(?=\r?\n|\r?\Z)")  # a backslash that ends a line
@@ -27,7 +28,7 @@ def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
         line_end = data.find(b"\n", slash)
         line_end = len(data) if line_end < 0 else line_end
         on_line = edits[bisect.bisect_left(starts, line_start):bisect.bisect_right(starts, line_end)]
-        delta = sum(len(e.text.encode()) - (e.end - e.start) for e in on_line if e not in spanning)
+        delta = sum(len(encoded(e.text)) - (e.end - e.start) for e in on_line if e not in spanning)
         if delta == 0:
             continue
         blanks = slash

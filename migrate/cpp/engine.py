@@ -1,10 +1,11 @@
 """The built-in C++ engine: the C++ rules over one source file (a byte-order mark is kept aside)."""
 from __future__ import annotations
 
+from migrate import newlines
 from migrate.cpp import continuations, platform
 from migrate.cpp.context import CppContext
 from migrate.fixing import Translation, run_rules
-from migrate.model import Finding, RuleKind
+from migrate.model import Edit, Finding, RuleKind
 from migrate.options import Options
 from migrate.packs import Packs
 
@@ -13,11 +14,28 @@ BOM = b"\xef\xbb\xbf"
 
 def translate(path: str, data: bytes, options: Options, packs: Packs, target: str, rules) -> Translation:
     bom = data.startswith(BOM)
-    ctx = CppContext(path, data[len(BOM):] if bom else data, options, packs, target)
-    result = run_rules(ctx, rules, what="identifiers there were migrated token by token: review those lines",
-                       extra_edits=lambda body, applied: continuations.realign(body, list(applied.edits)))
-    result = Translation(result.data, hip_compiled(ctx.data, result.findings))
+    result = newlines.translated(data[len(BOM):] if bom else data,
+                                 lambda body, edits: _translate(path, body, options, packs, target, rules, edits))
     return Translation((BOM if bom else b"") + result.data, result.findings) if bom else result
+
+
+def _translate(path: str, body: bytes, options: Options, packs: Packs, target: str, rules,
+               edits: list[Edit]) -> Translation:
+    """The C++ rules over `body` (no byte-order mark); `edits` receives every edit applied."""
+    ctx = CppContext(path, body, options, packs, target)
+    result = run_rules(ctx, rules, what="identifiers there were migrated token by token: review those lines",
+                       extra_edits=recording(edits, continuations.realign))
+    return Translation(result.data, hip_compiled(ctx.data, result.findings))
+
+
+def recording(edits: list[Edit], extra=None):
+    """An `extra_edits` hook for run_rules that adds `extra`'s layout edits (when given) and records in `edits`
+    every edit the output is made of."""
+    def hook(data: bytes, applied) -> list[Edit]:
+        more = extra(data, list(applied.edits)) if extra else []
+        edits[:] = sorted([*applied.edits, *more], key=lambda e: (e.start, e.end > e.start))
+        return more
+    return hook
 
 
 def hip_compiled(data: bytes, findings: tuple[Finding, ...]) -> tuple[Finding, ...]:

@@ -16,6 +16,10 @@ from migrate.toolchain import TOOLCHAIN
 WARNING = re.compile(r"^\s*warning: (.+?):(\d+): (.*)$")
 CONVERTED = re.compile(r"^\s+(\S+) => (\S+): (\d+)$")
 FILE_STATS = re.compile(r"^\[HIPIFY\] info: file '(.+)' statistics:")
+BOM = b"\xef\xbb\xbf"
+ADDED_INCLUDE = re.compile(rb'#include "hip/hip_runtime\.h"\r?\n')  # what hipify-perl puts above a file with kernels
+RUNTIME_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](?:hip/hip|cuda)_runtime(?:_api)?\.h[>"]', re.M)
+DOUBLE_SYMBOL = re.compile(rb"HIP_SYMBOL\([ \t]*(HIP_SYMBOL[ \t]*\()")
 
 
 class EngineError(Exception):
@@ -35,6 +39,16 @@ def find() -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def not_found() -> str:
+    """Why find() found nothing, and what to do."""
+    env = os.environ.get("HIPIFY_PERL")
+    if env:
+        return (f"HIPIFY_PERL={env} is not a file (so nothing else was searched): point it at hipify-perl, or unset it "
+                f"to look on PATH, in $ROCM_PATH/bin (/opt/rocm/bin) and in {TOOLCHAIN}/bin")
+    return (f"hipify-perl not found (looked on PATH, in $ROCM_PATH/bin (/opt/rocm/bin) and in {TOOLCHAIN}/bin): install "
+            "it with scripts/install-toolchain, set HIPIFY_PERL to its path, or use --engine builtin")
 
 
 def version(tool: Path) -> str:
@@ -74,11 +88,17 @@ def run(tool: Path, files: dict[str, bytes], quiet: bool = False, jobs: int = 1)
         root = Path(tmp)
         for rel, data in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_bytes(data)
+            (root / rel).write_bytes(data[len(BOM):] if data.startswith(BOM) else data)
         shares = groups(files, jobs)
+        running: list[subprocess.Popen] = []
         with ThreadPoolExecutor(max_workers=len(shares) or 1) as pool:
-            outputs = list(pool.map(lambda share: _run_share(tool, root, flags, share), shares))
-        data = {rel: (root / rel).read_bytes() for rel in sorted(files)}
+            try:
+                outputs = list(pool.map(lambda share: _run_share(tool, root, flags, share, running), shares))
+            except BaseException:  # interrupted, or one share failed: the other perl processes end now
+                for proc in running:
+                    proc.kill()
+                raise
+        data = {rel: settle(files[rel], (root / rel).read_bytes()) for rel in sorted(files)}
     findings: dict[str, list[Finding]] = {rel: [] for rel in data}
     converted: dict[str, dict[str, int]] = {rel: {} for rel in data}
     for text in outputs:
@@ -86,14 +106,67 @@ def run(tool: Path, files: dict[str, bytes], quiet: bool = False, jobs: int = 1)
     return PerlOutput(data, findings, converted)
 
 
-def _run_share(tool: Path, root: Path, flags: list[str], rels: list[str]) -> str:
+def _run_share(tool: Path, root: Path, flags: list[str], rels: list[str], running: list[subprocess.Popen]) -> str:
     try:
-        proc = subprocess.run(["perl", str(tool), *flags, *rels], cwd=root, capture_output=True, timeout=3600)
-    except (OSError, subprocess.SubprocessError) as exc:
+        proc = subprocess.Popen(["perl", str(tool), *flags, *rels], cwd=root, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except OSError as exc:
         raise EngineError(f"{tool}: cannot run: {exc}") from exc
+    running.append(proc)
+    try:
+        stdout, stderr = proc.communicate(timeout=3600)
+    except subprocess.TimeoutExpired as exc:
+        proc.kill()
+        proc.communicate()
+        raise EngineError(f"{tool}: still running after an hour on {len(rels)} file(s)") from exc
     if proc.returncode != 0:
-        raise EngineError(f"{tool} exited with {proc.returncode}: {proc.stderr.decode(errors='replace')[-2000:]}")
-    return (proc.stdout + proc.stderr).decode("utf-8", "replace")
+        raise EngineError(f"{tool} exited with {proc.returncode}: {stderr.decode(errors='replace')[-2000:]}")
+    return (stdout + stderr).decode("utf-8", "replace")
+
+
+def settle(source: bytes, output: bytes) -> bytes:
+    """hipify-perl's output of `source` made stable under a second run, its byte-order mark back in front: the
+    `#include "hip/hip_runtime.h"` it puts above a file with kernels is dropped when the file includes the HIP
+    runtime already, and the HIP_SYMBOL() it wraps around a symbol already wrapped is taken off again."""
+    added = ADDED_INCLUDE.match(output)
+    if added and RUNTIME_INCLUDE.search(output, added.end()) \
+            and len(RUNTIME_INCLUDE.findall(output)) > len(RUNTIME_INCLUDE.findall(source)):
+        output = output[added.end():]
+    if output.count(b"HIP_SYMBOL") > source.count(b"HIP_SYMBOL"):
+        output = _unwrap_symbols(output)
+    return BOM + output if source.startswith(BOM) else output
+
+
+def _unwrap_symbols(data: bytes) -> bytes:
+    """HIP_SYMBOL( HIP_SYMBOL(x) ) -> HIP_SYMBOL(x)."""
+    pieces, pos = [], 0
+    for m in DOUBLE_SYMBOL.finditer(data):
+        if m.start() < pos:
+            continue
+        inner_open = m.end() - 1
+        inner_close = _closing(data, inner_open)
+        if inner_close is None:
+            continue
+        after = inner_close + 1
+        while after < len(data) and data[after] in b" \t":
+            after += 1
+        if after >= len(data) or data[after] != ord(")"):
+            continue
+        pieces += [data[pos:m.start()], data[m.start(1):inner_close + 1]]
+        pos = after + 1
+    return b"".join(pieces) + data[pos:]
+
+
+def _closing(data: bytes, opening: int) -> int | None:
+    depth = 0
+    for i in range(opening, min(len(data), opening + 4096)):
+        if data[i] == ord("("):
+            depth += 1
+        elif data[i] == ord(")"):
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 def _read_output(text: str, findings: dict[str, list[Finding]], converted: dict[str, dict[str, int]]) -> None:

@@ -16,8 +16,8 @@ from migrate.build.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
-from migrate.cpp.engine import translate
-from migrate import internal, interrupt, wire
+from migrate.cpp.engine import recording, translate
+from migrate import internal, interrupt, newlines, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            RuleKind, Severity, Span)
@@ -76,8 +76,13 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
     data, notes = read_source(f, options)
     if data is None:
         return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
-    ctx = CONTEXTS[f.kind](f.rel, data, options, default_packs(), target)
-    result = run_rules(ctx, [r() for r in default_registry().for_kind(f.kind)])
+    rules = [r() for r in default_registry().for_kind(f.kind)]
+
+    def run(text: bytes, edits: list[Edit]):
+        return run_rules(CONTEXTS[f.kind](f.rel, text, options, default_packs(), target), rules,
+                         extra_edits=recording(edits))
+
+    result = newlines.translated(data, run)
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
     return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
 
@@ -200,8 +205,7 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
     and output), its warnings ENG001 findings; then the same C++ rules run on its output."""
     tool = hipify_perl.find()
     if tool is None:
-        raise hipify_perl.EngineError("hipify-perl not found: install it with scripts/install-toolchain, or set "
-                                      "HIPIFY_PERL to its path")
+        raise hipify_perl.EngineError(hipify_perl.not_found())
     readable: dict[str, bytes] = {}
     results: dict[str, FileResult] = {}
     for f in cpp:

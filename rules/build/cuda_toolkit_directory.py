@@ -15,6 +15,7 @@ named by path) have no ROCm counterpart and are reported. A bare toolkit root as
 """
 import re
 
+from migrate.edits import encoded
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -66,8 +67,8 @@ class CudaToolkitDirectory(FileRule):
                     before = word.text[:m.start()]
                     if before and not (before[-1] in "=,:'\"" or before.endswith(("-I", "-L"))):
                         continue
-                    start = word.start + len(before.encode())
-                    end = word.start + len(word.text[:m.end()].encode())
+                    start = word.start + len(encoded(before))
+                    end = word.start + len(encoded(word.text[:m.end()]))
                     sub = m.group(2) or ""
                     if sub in SUBDIRS:
                         new = rocm + SUBDIRS[sub]

@@ -21,7 +21,8 @@ DEVICE = re.compile(rb"(?<![\w$])(?:__global__|__device__|__shared__|__constant_
 RUNTIME_HEADERS = {"hip/hip_runtime.h", "hip/hip_runtime_api.h", "hip_runtime.h", "hip/hip_runtime.hpp"}
 RUNTIME_FIRST = {"hip/hip_cooperative_groups.h"}  # HIP headers that need the runtime included before them
 NEEDS_RUNTIME = {"runtime", "driver", "device", "cooperative_groups"}
-GUARD = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*.*?\*/)?[ \t]*\r?\n)*"  # leading comments and blank lines
+# leading comments (a // comment continues over a line that ends in a backslash) and blank lines
+GUARD = re.compile(rb"\A(?:[ \t]*(?://(?:\\\r?\n|[^\n])*|/\*.*?\*/)?[ \t]*\r?\n)*"
                    rb"(?:[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
                    rb"|[ \t]*#[ \t]*ifndef[ \t]+(\w+)[^\n]*\n[ \t]*#[ \t]*define[ \t]+\1\b[^\n]*\n)?", re.S)
 
@@ -63,6 +64,9 @@ class MissingHipRuntimeInclude(CppRule):
                 fixed="#ifndef H_\n#define H_\n#include <hip/hip_runtime.h>\n#if !defined(__HIPCC__)\n#include <math.h>\n"
                       "#endif\n__device__ float twice(float x) { return 2.0f * x; }\n#endif\n"),
         Valid("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
+        # a // comment continued by a backslash: the include goes after the line that ends it, not inside it
+        Invalid("// text \\\n   still the comment\n__global__ void k() {}\n",
+                fixed="// text \\\n   still the comment\n#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
         Valid("// a comment about __global__ functions\nint main() { return 0; }\n"),
         Valid('const char* s = "__device__";\n'),
     ]

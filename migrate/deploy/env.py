@@ -91,7 +91,7 @@ def describe(site: EnvSite) -> str:
 # -- the finder ----------------------------------------------------------------------------------------------
 
 # Every variable the rules under rules/env/ look at starts with one of these.
-RULE_PREFIXES = (b"CUDA_", b"NCCL_", b"NVIDIA_", b"TORCH_CUDA_")
+RULE_PREFIXES = (b"CUDA_", b"NCCL_", b"NVIDIA_", b"TORCH_CUDA_", b"HSA_OVERRIDE_")
 
 
 def rule_sites(ctx) -> list[EnvSite]:

@@ -56,6 +56,12 @@ TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
 CUDA_TAG = re.compile(r"cu\d{2,3}")  # cu118, cu121, cu92
 CUDA_LOCAL = re.compile(r"\+cu\d{2,3}(?![\w.])")  # the local version of a CUDA wheel: +cu121
 _RELEASE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+CUDA_BUILD = re.compile(r"(?:\+|%2B)[\w.]*?cu(?:da)?\d{2,3}", re.I)  # a local version of a CUDA build: +pt23cu121
+
+
+def cuda_build(version: str) -> bool:
+    """A version (or wheel file name) that names a CUDA build by its local version (`2.1.2+pt23cu121`)."""
+    return bool(CUDA_BUILD.search(version))
 
 
 def normalise(name: str) -> str:

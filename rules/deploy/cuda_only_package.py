@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.dependencies import dependencies
-from migrate.deploy.rocm_wheels import TORCH_FAMILY
+from migrate.deploy.rocm_wheels import TORCH_FAMILY, cuda_build
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -40,7 +40,6 @@ KNOWN = {
 }
 TENSORRT = re.compile(r"tensorrt-cu\d+(-.*)?")
 DALI = re.compile(r"nvidia-dali-cuda\d+")
-CUDA_BUILD = re.compile(r"(?:\+|%2B)[\w.]*?cu(?:da)?\d{2,3}", re.I)  # local version of a CUDA build
 FROM_SOURCE = {"flash-attn": "flash-attn builds for ROCm from source (composable_kernel backend, MI200/MI300)"}
 
 
@@ -88,11 +87,11 @@ class CudaOnlyPackage(FileRule):
             how = FROM_SOURCE.get(key, "install its ROCm build, or build it from source against ROCm")
             if dep.url:
                 wheel = dep.url.rsplit("/", 1)[-1]
-                if wheel.endswith(".whl") and CUDA_BUILD.search(wheel):
+                if wheel.endswith(".whl") and cuda_build(wheel):
                     yield self.finding(ctx, dep.start, dep.url_start + len(dep.url.encode()),
                                        f"{dep.name} @ {wheel} is a CUDA build: {how}")
                 continue
             for version in dep.versions:
-                if CUDA_BUILD.search(version.text):
+                if cuda_build(version.text):
                     yield self.finding(ctx, dep.start, version.end,
                                        f"{dep.name}{version.operator}{version.text} is a CUDA build: {how}")

@@ -1,6 +1,7 @@
 """Compute-capability gates: `torch.cuda.get_device_capability()` compared (`>= (8, 0)`), indexed
 (`get_device_capability()[0] >= 8`) or unpacked and compared (`major, minor = get_device_capability()` ...
-`if major >= 8`), and `torch.cuda.get_device_properties(i).major` / `.minor` read (directly or through a name
+`if major >= 8`, also once stored: `sm = major * 10 + minor` ... `if sm >= 80`, `self.sm = ...` in `__init__` and
+`if self.sm >= 80:` in another method), and `torch.cuda.get_device_properties(i).major` / `.minor` read (directly or through a name
 only ever bound to such a call: `props = torch.cuda.get_device_properties(0)` ... `props.major`). Also through
 `from torch.cuda import get_device_capability` and other aliases.
 
@@ -56,6 +57,11 @@ class DeviceCapabilityGate(FileRule):
                 line=3, message=f"torch.cuda.get_device_capability() >= (8, 0): {ADVICE}"),
         Invalid("from torch.cuda import get_device_capability\n\nmajor, minor = get_device_capability(0)\n"
                 "use_flash = major * 10 + minor >= 80\nsm90 = get_device_capability()[0] == 9\n", line=4),
+        Invalid("import torch\n\n\nclass Kernels:\n    def __init__(self, device):\n"
+                "        major, minor = torch.cuda.get_device_capability(device)\n        self.sm = major * 10 + minor\n\n"
+                "    def pick(self):\n        if self.sm >= 90:\n            return 'hopper'\n"
+                "        return 'ampere' if self.sm >= 80 else 'generic'\n", line=10,
+                message=f"self.sm >= 90: {ADVICE}"),
         Invalid("import torch\n\nprops = torch.cuda.get_device_properties(0)\narch = f'sm_{props.major}{props.minor}'\n",
                 line=4, message=f"props.major: {ADVICE}"),
     ]
@@ -87,9 +93,25 @@ class DeviceCapabilityGate(FileRule):
             if name in idx.rebound or not all(isinstance(v, cst.Call) and PROPERTIES in ctx.qualified_names(v.func)
                                               for v in values):
                 properties.discard(name)
-        for node in idx.names:
-            if node.value in holders and _loaded(idx, node):
-                values.append(node)
+        # follow the capability through the names and `self.` attributes it is stored in (`sm = major * 10 + minor`,
+        # `self.sm = ...` in __init__, compared in another method)
+        attributes: set[str] = set()
+        seen: set[cst.CSTNode] = set()
+        todo = list(values)
+        for _ in range(4):
+            for value in todo:
+                seen.add(value)
+                for target in _stored_in(idx, value):
+                    if isinstance(target, cst.Name):
+                        holders.add(target.value)
+                    elif _self_attribute(target):
+                        attributes.add(target.attr.value)
+            todo = [n for n in idx.names if n.value in holders and n not in seen and _loaded(idx, n)]
+            todo += [a for a in idx.attributes if a not in seen and _self_attribute(a) and a.attr.value in attributes
+                     and not isinstance(idx.parent(a), cst.AssignTarget)]
+            values += todo
+            if not todo:
+                break
         reported: set[int] = set()
         found = []
         for value in values:
@@ -128,3 +150,27 @@ def _loaded(idx, node: cst.Name) -> bool:
         return False
     return not isinstance(parent, (cst.Element,)) or not isinstance(idx.parent(parent), (cst.Tuple, cst.List)) \
         or not isinstance(idx.parent(idx.parent(parent)), cst.AssignTarget)
+
+
+def _stored_in(idx, value: cst.CSTNode) -> list[cst.CSTNode]:
+    """The targets an assignment stores `value` (or an expression made from it) in."""
+    node, parent = value, idx.parent(value)
+    while isinstance(parent, THROUGH + (cst.FormattedStringExpression, cst.FormattedString)) and \
+            not isinstance(parent, cst.ComparisonTarget):
+        node, parent = parent, idx.parent(parent)
+    if isinstance(parent, cst.Assign) and parent.value is node:
+        out = []
+        for target in parent.targets:
+            out += [t for t in _targets(target.target)]
+        return out
+    return []
+
+
+def _targets(target: cst.CSTNode) -> list[cst.CSTNode]:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [t for element in target.elements for t in _targets(element.value)]
+    return [target]
+
+
+def _self_attribute(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in ("self", "cls")

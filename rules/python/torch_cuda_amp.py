@@ -1,5 +1,6 @@
 """The deprecated `torch.cuda.amp` API: `autocast`, `GradScaler`, `custom_fwd` and `custom_bwd`, however they
-are reached: `torch.cuda.amp.autocast(...)`, `from torch.cuda.amp import autocast, GradScaler`,
+are reached: `torch.cuda.amp.autocast(...)`, `from torch.cuda.amp import autocast, GradScaler`, the modules that
+define them (`torch.cuda.amp.autocast_mode.autocast`, `from torch.cuda.amp.grad_scaler import GradScaler`),
 `from torch.cuda import amp` then `amp.autocast(...)`, `import torch.cuda.amp as amp`, `from torch import cuda`
 then `cuda.amp.GradScaler()`, and decorators (`@torch.cuda.amp.autocast()`, `@custom_fwd`,
 `@custom_fwd(cast_inputs=torch.float32)`, `@custom_bwd`).
@@ -47,6 +48,9 @@ from migrate.python.index import arguments, index, insert_first, module_alias
 from migrate.rule import FileRule, Invalid, Valid
 
 AMP = "torch.cuda.amp"
+# the modules that define the API (`torch.cuda.amp.autocast_mode.autocast`, `torch.cuda.amp.grad_scaler.GradScaler`);
+# torch.amp exports every name of both
+SUBMODULES = (AMP, AMP + ".autocast_mode", AMP + ".grad_scaler")
 FUNCS = ("autocast", "GradScaler", "custom_fwd", "custom_bwd")
 AUTOCAST_POSITIONAL = ("enabled", "dtype", "cache_enabled")
 # what the new API is reached by: a branch beside one that uses it keeps the old API on purpose
@@ -134,6 +138,10 @@ class TorchCudaAmp(FileRule):
                       "    @custom_fwd(device_type=\"cuda\", cast_inputs=torch.float32)\n"
                       "    def forward(ctx, x):\n        return x * 2\n\n    @staticmethod\n"
                       "    @custom_bwd(device_type=\"cuda\")\n    def backward(ctx, g):\n        return g * 2\n", line=2),
+        Invalid("import torch\nfrom torch.cuda.amp.grad_scaler import GradScaler\n\n"
+                "ctx = torch.cuda.amp.autocast_mode.autocast(dtype=torch.float16)\nscaler = GradScaler()\n",
+                fixed="import torch\nfrom torch.amp import GradScaler\n\n"
+                      "ctx = torch.amp.autocast(\"cuda\", dtype=torch.float16)\nscaler = GradScaler(\"cuda\")\n"),
         Invalid("import torch\n\n@torch.cuda.amp.custom_fwd\ndef f(x):\n    return x\n",
                 fixed="import torch\n\n@torch.amp.custom_fwd(device_type=\"cuda\")\ndef f(x):\n    return x\n"),
         Invalid("import torch\n\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
@@ -245,7 +253,7 @@ def _amp_function(ctx, node) -> str | None:
         return None
     for name in ctx.qualified_names(node):
         head, _, func = name.rpartition(".")
-        if head == AMP and func in FUNCS:
+        if head in SUBMODULES and func in FUNCS:
             return func
     return None
 
@@ -318,7 +326,7 @@ def _import_edit(ctx, statement: cst.CSTNode, local: str) -> Edit | None:
     if isinstance(statement, cst.ImportFrom):
         module = get_full_name_for_node(statement.module)
         names = [a.evaluated_name for a in statement.names]
-        if module == AMP and all(n in FUNCS for n in names):
+        if module in SUBMODULES and all(n in FUNCS for n in names):
             return Edit(*ctx.byte_span(statement.module), "torch.amp")
         if module == "torch.cuda" and names == ["amp"]:
             return Edit(*ctx.byte_span(statement.module), "torch")

@@ -28,12 +28,14 @@ Options with no AMD counterpart (`-Xptxas=-v`, `--maxrregcount=64`, `-Xcudafe ..
 with a warning: hipcc's clang does not accept them, so the build stops there until they are removed by hand.
 
 The lists are found in the syntax tree (libcst): list literals, `a + b`, `x if c else y`, the list arguments of a
-helper call (`append_nvcc_threads([...])`), `dict(nvcc=...)`, and names bound only by assignments, once or once per
+helper call (`append_nvcc_threads([...])`) and, for a helper defined in the module, the lists it returns (`return
+nvcc_extra_args + ["--threads", "4"]`), `dict(nvcc=...)`, and names bound only by assignments, once or once per
 branch (`arch_flags = [...]` in an `if` and `arch_flags = []` in its `else`, joined later as `nvcc_flags +
 arch_flags`), also grown with `flags += [...]` or `flags.extend([...])`. A list that also reaches the `'cxx'` entry
 (or `extra_cflags`) is left alone: the host compiler reads it too. A string appended to such a name
 (`flags.append("-lineinfo")`) is replaced when one option takes its place; an appended option clang does not need
-goes with its statement (a block left empty gets `pass`); anything else is reported for a hand edit. New elements
+goes with its statement (a block left empty gets `pass`), and a list joined with `+` whose elements all go goes with
+its `+`; anything else is reported for a hand edit. New elements
 keep the quotes of the one they replace; one string holding several options (`"-gencode arch=compute_80,code=sm_80
 -lineinfo"`) is rewritten in place. Comments, docstrings and other strings are not options. Tuples, strings split at
 run time (`shlex.split(...)`) and names bound other ways (loop variables, parameters) are not followed. Code that
@@ -67,6 +69,9 @@ class _Module(cst.CSTVisitor):
         self.appended: dict[str, list[cst.Call]] = {}  # name.append(value)
         self.bound: set[str] = set()  # bound in any other way: for, with, import, def, tuple targets, ...
         self.aliases: dict[str, str] = {}  # local name -> its name in torch.utils.cpp_extension
+        self.functions: list[cst.FunctionDef] = []
+        self.returns: dict[str, list[cst.BaseExpression]] = {}  # function name -> what it returns
+        self._function: list[str] = []
 
     def _bind(self, target: cst.CSTNode) -> None:
         self.bound.update(target_names(target))
@@ -103,6 +108,16 @@ class _Module(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.bound.add(node.name.value)
+        self.functions.append(node)
+        self.returns.setdefault(node.name.value, [])
+        self._function.append(node.name.value)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._function.pop()
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if self._function and node.value is not None:
+            self.returns[self._function[-1]].append(node.value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.bound.add(node.name.value)
@@ -310,7 +325,7 @@ class NvccFlagInTorchExtension(FileRule):
                       'cc_flags = []\n'
                       'nvcc_flags = ["-O3", "-gline-tables-only"]\n'
                       'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"cxx": ["-O3"],\n'
-                      '                    "nvcc": nvcc_flags + arch_flags + cc_flags + []})\n', line=5),
+                      '                    "nvcc": nvcc_flags + arch_flags + cc_flags})\n', line=5),
         # flash-attention's way: "-gencode" and its value appended one by one, some under a version test
         Invalid('from setuptools import setup\n'
                 'from torch.utils.cpp_extension import CUDAExtension\n'
@@ -336,6 +351,24 @@ class NvccFlagInTorchExtension(FileRule):
                       '    pass\n'
                       'setup(ext_modules=[CUDAExtension("k", ["k.cu"], extra_compile_args={\n'
                       '    "cxx": ["-O3"], "nvcc": ["-O3"] + cc_flag})])\n', line=5),
+        # a helper of the module that adds its own options to the list it is given
+        Invalid('from torch.utils.cpp_extension import CUDAExtension\n'
+                '\n'
+                '\n'
+                'def append_nvcc_threads(nvcc_extra_args):\n'
+                '    return nvcc_extra_args + ["--threads", "4"]\n'
+                '\n'
+                '\n'
+                'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": append_nvcc_threads(["-O3"])})\n',
+                fixed='from torch.utils.cpp_extension import CUDAExtension\n'
+                      '\n'
+                      '\n'
+                      'def append_nvcc_threads(nvcc_extra_args):\n'
+                      '    return nvcc_extra_args\n'
+                      '\n'
+                      '\n'
+                      'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": append_nvcc_threads(["-O3"])})\n',
+                line=5),
         # the NVIDIA side of a ROCm test never runs on ROCm: left as it is
         Valid('from torch.utils.cpp_extension import IS_HIP_EXTENSION, CUDAExtension\n'
               '\n'
@@ -440,8 +473,15 @@ class NvccFlagInTorchExtension(FileRule):
         if isinstance(expr, cst.IfExp):
             return self._lists(expr.body, module, seen, names) + self._lists(expr.orelse, module, seen, names)
         if isinstance(expr, cst.Call):  # list(flags), append_nvcc_threads([...])
-            return [node for arg in expr.args if arg.keyword is None and not arg.star
-                    for node in self._lists(arg.value, module, seen, names)]
+            out = [node for arg in expr.args if arg.keyword is None and not arg.star
+                   for node in self._lists(arg.value, module, seen, names)]
+            helper = expr.func.value if isinstance(expr.func, cst.Name) else ""
+            if helper in module.returns and "()" + helper not in seen:
+                # a helper of this module that adds its own options: `return nvcc_extra_args + ["--threads", "4"]`
+                # (its parameters are not followed: they are the arguments above)
+                for value in module.returns[helper]:
+                    out += self._lists(value, module, seen | {"()" + helper}, {})
+            return out
         if isinstance(expr, cst.Name) and expr.value not in seen:
             values = module.values(expr.value)
             if not values:
@@ -483,7 +523,8 @@ class NvccFlagInTorchExtension(FileRule):
                 else:
                     actions.append(action)
                     i += action.count
-        self._edit(ctx, node, items, actions)
+        if not self._drop_operand(ctx, node, items, actions):
+            self._edit(ctx, node, items, actions)
         for action in actions:
             start, end = items[action.first].start, items[action.first + action.count - 1].end
             yield self.finding(ctx, start, end, action.message, edits=action.edits, title=action.title,
@@ -600,6 +641,24 @@ class NvccFlagInTorchExtension(FileRule):
                 run = []
             if k is not None:
                 run.append(k)
+
+    @staticmethod
+    def _drop_operand(ctx, node: cst.List, items: list[_Item], actions: list[_Action]) -> bool:
+        """A list all of whose elements go, joined with `+` (`flags + ["-gencode", "arch=..."]`): it goes with its
+        `+` instead of leaving `+ []`; each action removes the part from its element on."""
+        owner = {k: a for a in actions if a.title and not a.new for k in range(a.first, a.first + a.count)}
+        parent = index(ctx).parent(node)
+        if not items or len(owner) != len(items) or not isinstance(parent, cst.BinaryOperation) \
+                or not isinstance(parent.operator, cst.Add):
+            return False
+        if parent.right is node:
+            start, end = ctx.byte_span(parent.left)[1], ctx.byte_span(node)[1]
+        else:
+            start, end = ctx.byte_span(node)[0], ctx.byte_span(parent.right)[0]
+        cuts = [start] + [item.start for item in items[1:]] + [end]
+        for k, (a, b) in enumerate(zip(cuts, cuts[1:])):
+            owner[k].edits.append(Edit(a, b, ""))
+        return True
 
     @staticmethod
     def _line_start(data: bytes, pos: int) -> int | None:

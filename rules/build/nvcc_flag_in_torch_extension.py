@@ -19,8 +19,9 @@ Architecture options (`-gencode=arch=compute_80,code=sm_80`, `"-gencode", "arch=
 built at run time: `f"-gencode=arch=compute_{cc},code=sm_{cc}"`, a comprehension of them, `cc_flag.append("-gencode")`
 with the `cc_flag.append("arch=...")` after it) name NVIDIA GPUs and are removed, with no AMD target written in their
 place: PyTorch's ROCm build adds `--offload-arch` for each target in `PYTORCH_ROCM_ARCH` (rule PY021 sets it from
-`TORCH_CUDA_ARCH_LIST`), or, when it is unset, for the targets the installed torch was built for
-(`torch.utils.cpp_extension._get_rocm_arch_flags`). A target written into the flags would make it ignore
+`TORCH_CUDA_ARCH_LIST`), or, when it is unset, for the GPUs it sees (torch 2.13's
+`torch.utils.cpp_extension._get_rocm_arch_flags`; older releases took the targets torch was built for), so a build
+without a GPU (a docker build) needs `PYTORCH_ROCM_ARCH` set. A target written into the flags would make PyTorch ignore
 `PYTORCH_ROCM_ARCH` altogether. An `--offload-arch` the list already has stays. Other options made at run time
 (`"-ccbin={}".format(cxx)`, `f"-ccbin={cxx}"`) are removed when clang needs none of them, and reported otherwise.
 
@@ -240,8 +241,8 @@ class NvccFlagInTorchExtension(FileRule):
                 "'arch=compute_80,code=sm_80', '-gencode=arch=compute_90,code=sm_90']})\n",
                 fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': ['-O2']})\n",
                 message="-gencode arch=compute_80,code=sm_80 names NVIDIA architectures: removed; PyTorch's ROCm build "
-                        "adds the AMD targets of PYTORCH_ROCM_ARCH (else those the installed torch was built for), "
-                        "which a target written here would override"),
+                        "adds the AMD targets of PYTORCH_ROCM_ARCH (else of the GPUs it sees: set it where the build "
+                        "has none), which a target written here would override"),
         Invalid('import torch.utils.cpp_extension as cpp_extension\n'
                 '\n'
                 'common = ["-O3", "--use_fast_math"]\n'
@@ -789,7 +790,8 @@ class NvccFlagInTorchExtension(FileRule):
 
 
 ARCHITECTURES = ("names NVIDIA architectures: removed; PyTorch's ROCm build adds the AMD targets of PYTORCH_ROCM_ARCH "
-                 "(else those the installed torch was built for), which a target written here would override")
+                 "(else of the GPUs it sees: set it where the build has none), which a target written here would "
+                 "override")
 FAST_MATH = ("nvcc's fast math is flush-to-zero, approximate division and square root and fast intrinsics; hipcc "
              "takes the first two as -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt (not "
              "-ffast-math, which also assumes no NaN or infinity and so breaks isfinite-based overflow checks such as "

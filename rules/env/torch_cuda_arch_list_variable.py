@@ -3,7 +3,7 @@
 `TORCH_CUDA_ARCH_LIST` holds NVIDIA compute capabilities (`"8.0;8.6+PTX"`, `"7.5 8.0"`) for the CUDA extensions
 PyTorch builds. On ROCm, `torch.utils.cpp_extension` does not read it: its `_get_rocm_arch_flags` takes the AMD
 targets from `PYTORCH_ROCM_ARCH` (gfx names separated by `;`, spaces also accepted) and, when that is unset, builds
-for every visible GPU. So a setting becomes `PYTORCH_ROCM_ARCH` with the AMD targets of hipmigrate's
+for every visible GPU (torch 2.13; older releases took the targets torch itself was built for). So a setting becomes `PYTORCH_ROCM_ARCH` with the AMD targets of hipmigrate's
 `--offload-arch` (by default `gfx942` for HIP 6 and later, `gfx90a;gfx940` for HIP 5) joined with `;`; a bare shell or Dockerfile word gets double quotes, since
 `;` ends a shell command. An empty setting is only renamed, and so is an unset.
 

@@ -4,8 +4,8 @@
 `if CUDA_HOME is None:` / `if CUDA_HOME is not None:` / `if not CUDA_HOME:` / `CUDA_HOME and ...`; however the name is
 reached (`from torch.utils.cpp_extension import CUDA_HOME`, `cpp_extension.CUDA_HOME`, an alias).
 
-Why: on a ROCm machine `CUDA_HOME` is None (PyTorch looks for a CUDA toolkit: `CUDA_HOME`/`CUDA_PATH`, nvcc on the
-PATH, /usr/local/cuda); a ROCm build of torch sets `torch.utils.cpp_extension.ROCM_HOME` instead. So a path built
+Why: with a ROCm build of torch `CUDA_HOME` is None (torch 2.13 looks for a CUDA toolkit only in CUDA builds; older
+releases looked on any machine, and a ROCm machine has none); it sets `torch.utils.cpp_extension.ROCM_HOME` instead. So a path built
 from it raises TypeError when setup.py is imported, running nvcc from it fails, and a test `CUDA_HOME is None`
 silently takes the CPU-only branch (the extension is built without its GPU code, or the build is refused).
 
@@ -23,10 +23,10 @@ from migrate.python.index import index
 from migrate.rule import FileRule, Invalid, Valid
 
 NAME = "torch.utils.cpp_extension.CUDA_HOME"
-PATH = ("CUDA_HOME is None on a ROCm machine (no CUDA toolkit; a ROCm build of torch sets ROCM_HOME instead), so "
+PATH = ("CUDA_HOME is None with a ROCm build of PyTorch (which sets ROCM_HOME instead), so "
         "this {what} fails there: use torch.utils.cpp_extension.ROCM_HOME on ROCm (torch.version.hip tells which), "
         "with hipcc in place of nvcc")
-TEST = ("CUDA_HOME is None on a ROCm machine (a ROCm build of torch sets ROCM_HOME instead), so this test takes the "
+TEST = ("CUDA_HOME is None with a ROCm build of PyTorch (which sets ROCM_HOME instead), so this test takes the "
         "no-CUDA branch there and the extension's GPU code is left out or refused: test ROCM_HOME (or "
         "torch.version.hip) as well")
 

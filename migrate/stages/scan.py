@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pathspec
 
+from migrate.cpp import project_names
 from migrate.errors import UsageError  # noqa: F401  (re-exported: the stages raise it)
 from migrate.options import Options
 
@@ -24,10 +25,6 @@ CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh",
 RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell", "dotenv")
 SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
-DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
-# a type the project's headers declare: `struct cuHalfComplex {`, `typedef ... cuHalfComplex;`, `using cuX = ...`
-TYPE_DECL = re.compile(rb"\b(?:struct|class|union|enum)[ \t]+(?:__align__\(\w+\)[ \t]+)?([A-Za-z_]\w*)[ \t\r\n]*[{:]"
-                       rb"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)[ \t]*;|\busing[ \t]+([A-Za-z_]\w*)[ \t]*=")
 
 
 def given_hip_version(text: str) -> str:
@@ -183,7 +180,8 @@ def collect(source: Path, options: Options) -> Inventory:
     if source.is_file() and not source.is_symlink():
         kind = _kind(source, source.name)
         kind = kind if kind in RULE_KINDS else "cpp"  # a lone file of another name is taken as C++/CUDA
-        return Inventory(source.parent, True, (SourceFile(source.name, source, kind),), frozenset())
+        own = frozenset(project_names.around(source)) if kind == "cpp" else frozenset()
+        return Inventory(source.parent, True, (SourceFile(source.name, source, kind),), own)
     if not source.is_dir():
         raise UsageError(f"{source}: not a folder or a regular file")
     names = _git_files(source)
@@ -198,13 +196,10 @@ def collect(source: Path, options: Options) -> Inventory:
         path = source / rel
         kind = _kind(path, rel)
         files.append(SourceFile(rel, path, kind))
-        if kind == "cpp" and rel.endswith((".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")):
+        if kind == "cpp" and project_names.is_header(rel):
             try:
                 with open(path, "rb") as fh:
-                    text = fh.read()
-                macros.update(m.group(1).decode("ascii", "replace") for m in DEFINE.finditer(text))
-                macros.update(next(g for g in m.groups() if g).decode("ascii", "replace")
-                              for m in TYPE_DECL.finditer(text))
+                    macros.update(project_names.declared(fh.read()))
             except OSError:
                 pass
     return Inventory(source, False, tuple(files), frozenset(macros))

@@ -1,0 +1,41 @@
+"""The `register` storage class: removed.
+
+C++17 removed `register`; clang, which hipcc runs, rejects it in C++17 and later ("ISO C++17 does not allow
+'register' storage class specifier", an error by default), while nvcc accepts it with a warning. It has long been a
+hint compilers ignore, so the keyword goes with the blanks after it and the code means the same. Older CUDA code
+(and NVIDIA's own early samples) declares loop counters and accumulators `register`.
+"""
+import re
+
+from migrate.model import Edit
+from migrate.rule import CppRule, Invalid, Valid
+
+KEYWORD = re.compile(rb"\b(register)\b[ \t]*")
+
+
+class RegisterStorageClass(CppRule):
+    code = "CPP021"
+    examples = [
+        Invalid("__global__ void k(float* p) {\n    register float acc = 0;\n    for (register int i = 0; i < 4; ++i) "
+                "acc += p[i];\n    p[0] = acc;\n}\n",
+                fixed="__global__ void k(float* p) {\n    float acc = 0;\n    for (int i = 0; i < 4; ++i) "
+                      "acc += p[i];\n    p[0] = acc;\n}\n",
+                line=2, message="'register' is not C++17 (clang rejects it; it has long been only a hint): removed"),
+        Invalid("int twice(register int a) { return 2 * a; }\n", fixed="int twice(int a) { return 2 * a; }\n"),
+        Invalid("#define ACC register float acc\n", fixed="#define ACC float acc\n"),
+        Valid("int register_count = 0;  // register in a comment\nconst char* s = \"register\";\n"),
+        Valid("struct R { int registers; };\nvoid register_kernel();\n"),
+    ]
+
+    def check(self, ctx):
+        if b"register" not in ctx.data:
+            return
+        for m, token in ctx.code_matches(KEYWORD):
+            node = token.node
+            if node is not None and node.type == "register":  # the keyword's own leaf
+                node = node.parent
+            if node is None or node.type != "storage_class_specifier":
+                continue
+            yield self.finding(ctx, token.start, token.end,
+                               "'register' is not C++17 (clang rejects it; it has long been only a hint): removed",
+                               edits=[Edit(m.start(), m.end(), "")], title="Remove register")

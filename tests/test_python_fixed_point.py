@@ -155,3 +155,30 @@ def test_without_portable_the_wrong_ports_are_only_undone(tmp_path):
     r = migrate_text(tmp_path, "a", PORTABLE, Options(hip_version="6.4"))
     assert r.new.decode() == PORTABLE.replace("'rccl'", "'nccl'").replace("torch.hip", "torch.cuda").replace(
         "from torch.cuda.amp import", "from torch.amp import").replace("autocast()", 'autocast("cuda")')
+
+
+def test_composition_puts_later_edits_on_the_original():
+    """Edits of three passes, some inside text an earlier pass wrote, some beside it, some adding lines: one edit per
+    changed region of the original, and every later position mapped back onto the original."""
+    from migrate.compose import Composition
+    from migrate.edits import splice
+    from migrate.model import Edit
+
+    original = b"a = 'rccl'\nb = torch.hip.Stream()\nc = 1\n"
+    passes = [
+        [(Edit(5, 9, "nccl"), 0), (Edit(21, 24, "cuda"), 1)],  # 'rccl' -> 'nccl', torch.hip -> torch.cuda
+        [(Edit(4, 10, "backend()"), 2), (Edit(15, 34, "torch.Stream()\n# kept"), 3)],
+        [(Edit(0, 0, "import torch\n"), 4)],
+    ]
+    composition = Composition()
+    data = original
+    for edits in passes:
+        composition.add(edits)
+        data = splice(data, sorted((e for e, _ in edits), key=lambda e: (e.start, e.end)))
+    assert data == b"import torch\na = backend()\nb = torch.Stream()\n# kept\nc = 1\n"
+    composed = composition.edits(data)
+    assert [(e.start, e.end, e.text, owners) for e, owners in composed] == [
+        (0, 0, "import torch\n", {4}), (4, 10, "backend()", {0, 2}), (15, 33, "torch.Stream()\n# kept", {1, 3})]
+    assert splice(original, [e for e, _ in composed]) == data
+    assert composition.original(data.index(b"c = 1")) == original.index(b"c = 1")
+    assert composition.original(data.index(b"Stream")) == 15  # inside a changed region: its start

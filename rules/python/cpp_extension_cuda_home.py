@@ -44,6 +44,9 @@ class CppExtensionCudaHome(FileRule):
         Valid("from torch.utils.cpp_extension import CUDA_HOME\nprint('toolkit:', CUDA_HOME)\n"),
         Valid("import torch\nfrom torch.utils.cpp_extension import CUDA_HOME\n\nif torch.version.hip:\n"
               "    flags = ['-O3']\nelse:\n    flags = ['-O3', '-DNVCC=' + CUDA_HOME + '/bin/nvcc']\n"),
+        Valid("import torch\nfrom torch.utils.cpp_extension import CUDA_HOME, ROCM_HOME\n\n"
+              "has_rocm = torch.version.hip is not None\n\n\ndef toolkit_bin():\n    if not has_rocm:\n"
+              "        return CUDA_HOME + '/bin'\n    return ROCM_HOME + '/bin'\n"),
         Invalid("import subprocess\n\nfrom torch.utils.cpp_extension import CUDA_HOME\n\n\n"
                 "def get_cuda_bare_metal_version(cuda_dir):\n"
                 "    raw_output = subprocess.check_output([cuda_dir + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"

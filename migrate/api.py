@@ -62,19 +62,22 @@ def analyse(source: Path, options: Options, progress_factory: Callable | None = 
     return inventory, result
 
 
-def run(source: Path, out: Path | None, options: Options, *, in_place: bool = False,
+def run(source: Path, out: Path | None, options: Options, *, in_place: bool = False, force: bool = False,
         progress_factory: Callable | None = None) -> MigrationResult:
     """Migrate `source` into `out` (a folder, or a file when `source` is one file) or, with `in_place`,
-    into the clean git work tree itself. `out` of None with a single file writes nothing (stdout is the CLI's)."""
+    into the clean git work tree itself. `out` of None with a single file writes nothing (stdout is the CLI's).
+    `force` lets a single file's `out` replace an existing file."""
     if in_place:
         write.check_clean_git(source)
     elif out is not None and source.is_dir():
         write.check_destination(source, out)
+    elif out is not None:
+        write.check_file_destination(source, out, force)
     inventory, result = analyse(source, options, progress_factory)
     if in_place:
         write.write_in_place(inventory, result)
     elif out is not None and inventory.single:
-        write.write_file(result, out)
+        write.write_file(result, source, out)
     result = replace(result, source=str(source.resolve()),
                      destination=str(source if in_place else out) if (in_place or out) else None)
     if out is not None and not in_place and not inventory.single:

@@ -24,6 +24,7 @@ from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.render import json as json_render
 from migrate.render import text as text_render
+from migrate.stages import write
 from migrate.stages.scan import UsageError
 
 err = new_console(stderr=True)
@@ -156,11 +157,13 @@ def make_vars(values: tuple[str, ...]) -> dict[str, str]:
 @click.argument("src", type=click.Path(path_type=Path))
 @click.option("--out", "-o", "out", type=str, default=None,
               help="Output folder (or file, or - for stdout, when SRC is one file).")
-@click.option("--in-place", is_flag=True, help="Migrate the clean git work tree SRC itself.")
+@click.option("--in-place", is_flag=True, help="Migrate the clean git work tree SRC itself (run it again to resume "
+                                                "after an interrupt).")
+@click.option("--force", is_flag=True, help="Let --out replace an existing file (SRC one file).")
 @click.option("--build", "then_build", is_flag=True, help="Then compile-check the output for the AMD targets.")
 @common
 @guarded
-def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> None:
+def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: bool, **kw) -> None:
     """Migrate SRC (a folder or one file) into --out, or in place."""
     options = make_options(kw)
     if then_build and (out is None or out == "-" or src.is_file()):
@@ -171,12 +174,11 @@ def run(src: Path, out: str | None, in_place: bool, then_build: bool, **kw) -> N
         if not src.is_file():
             raise UsageError("--out - (standard output) needs SRC to be one file")
         result = api.run(src, None, options)
-        r = result.files[0]
-        sys.stdout.buffer.write(r.new if r.new is not None else (r.old or b""))
+        write.write_stream(result, src, sys.stdout.buffer)
         sys.stdout.flush()
         finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"])
     say_target(kw)
-    result = api.run(src, Path(out) if out else None, options, in_place=in_place,
+    result = api.run(src, Path(out) if out else None, options, in_place=in_place, force=force,
                      progress_factory=progress_factory(kw))
     if not then_build:
         finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])

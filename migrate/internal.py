@@ -1,7 +1,8 @@
 """Internal errors: an exception raised by hipmigrate's own code while it handled one file.
 
 It is reported on that file (INP008, error) and the file is copied unchanged; it never aborts the other files, and
-the command exits 2 at the end. The place named is the deepest frame in hipmigrate's own code (a rule or an engine
+the command exits 2 at the end. A RecursionError is the input's fault (code nested hundreds of levels deep): INP010,
+a warning, exit status 1. The place named is the deepest frame in hipmigrate's own code (a rule or an engine
 module), which is also what the fuzzing harness groups crashes by (`signature`).
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from migrate.model import Finding, RuleKind, Severity, Span
 
 CODE = "INP008"
+TOO_DEEP = "INP010"  # a RecursionError: the input's nesting, not a bug of one rule
 ROOT = Path(__file__).resolve().parent.parent  # holds migrate/ and rules/
 
 
@@ -49,6 +51,11 @@ def summary(exc: BaseException) -> str:
 
 
 def finding(path: str, exc: BaseException) -> Finding:
+    if isinstance(exc, RecursionError):  # code nested hundreds of levels deep, which compilers refuse too
+        message = (f"nested deeper than hipmigrate can follow (RecursionError at {where(exc)}): copied unchanged; "
+                   "compilers limit nesting too (clang: 256 brackets, CPython: 200 parentheses)")
+        return Finding(TOO_DEEP, RuleKind.INPUT, Severity.WARNING, message, Span(path, 0, 0, 1, 1),
+                       matched=signature(exc))
     message = (f"internal error while migrating this file ({summary(exc)}, at {where(exc)}): copied unchanged, the "
                "other files were migrated; please report it with this file")
     return Finding(CODE, RuleKind.INPUT, Severity.ERROR, message, Span(path, 0, 0, 1, 1), matched=signature(exc))

@@ -341,7 +341,7 @@ def test_checks_are_injectable():
 
     report = checks.run(amd_machine(), TARGETS, checks=(checks.check_hipcc, only_hipcc))
     assert [c.name for c in report.checks] == ["hipcc", "custom"]
-    assert len(CHECKS) == 20
+    assert len(CHECKS) == 21
 
 
 def test_api_rejects_a_target_that_is_not_amd():

@@ -194,7 +194,10 @@ def test_unreadable_state_is_named_and_the_rest_reported(dst, tmp_path):
     assert r.build is None and r.migration is not None and len(r.bench_runs) == 1
     assert [p.split(":")[0] for p in r.problems] == [".hipmigrate/build.json", ".hipmigrate/bench/bad.json"]
     result = cli("report", copy, "--output-format", "text")
-    assert result.exit_code == 0 and "cannot read .hipmigrate/build.json" in result.stdout
+    assert result.exit_code == 2 and "cannot read .hipmigrate/build.json" in result.stdout  # the rest is reported
+    assert result.stderr.splitlines() == [f"hipmigrate: error: {p}" for p in r.problems]
+    assert result.stderr.startswith("hipmigrate: error: .hipmigrate/build.json: cannot be read: Expecting property "
+                                    "name enclosed in double quotes")
 
 
 def test_markdown_fits_a_pull_request_comment(dst):

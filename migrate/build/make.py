@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.context import FileContext
+from migrate.edits import encoded
 from migrate.model import Edit
 
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
-ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)")
+# make's blanks are ASCII ones: \s of a str pattern would also take \x1c-\x1f, which the byte patterns do not
+ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ class MakeContext(FileContext):
             return Line(start, end, "comment" if raw.strip() else "other", (), text=text)
         m = ASSIGN.match(raw)
         if m:
-            value_start = start + len(raw[:m.end()].encode("utf-8"))
+            value_start = start + len(encoded(raw[:m.end()]))
             return Line(start, end, "assign", tuple(split_words(self.data, value_start, end)), m.group(1), text)
         kind = "rule" if re.match(r"^[^=#]*?:(?!=)", raw) else "other"
         return Line(start, end, kind, tuple(split_words(self.data, start, end)), text=text)

@@ -132,7 +132,7 @@ def gather(settings: Settings, cwd: Path) -> tuple[list[SourceFile], frozenset[s
             prefix = display(given, cwd)
             prefix = "" if prefix == "." else prefix + "/"
             for f in inventory.files:
-                if f.kind in CHECKED_KINDS:
+                if f.kind in CHECKED_KINDS or f.kind == "unreadable":  # a folder it cannot list is reported
                     rel = prefix + f.rel
                     files[rel] = SourceFile(rel, f.path, f.kind)
             continue
@@ -291,6 +291,8 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
                       if blocks(x, settings.min_severity) and selection.selected(x.code) and on_added(x))
         notes.extend(x for x in applied.unused if selection.selected(x.code) and on_added(x))
         notes.extend(internal.failed(r.findings))  # reported whatever the selection; the command exits 2
+        if f.kind == "unreadable":
+            notes.extend(r.findings)  # a folder that could not be listed: what is in it was not checked
         if _all_or_nothing(f.kind):
             # a Python or deployment file its parser refused was not checked at all: say so (never failing)
             notes.extend(x for x in r.findings if x.code == "INP001" and selection.selected(x.code))

@@ -1,7 +1,8 @@
 """`hipmigrate report DST`: options onto migrate.api.report, output by one renderer per format.
 
 Exit status: 0 the report was written; 2 usage error (DST has no .hipmigrate/ state, a --bench file is missing
-or not a results file)."""
+or not a results file), or a state file could not be read (truncated, not JSON, another schema): the report of
+what could be read is still written, and each such file is named on stderr."""
 from __future__ import annotations
 
 import io
@@ -14,6 +15,7 @@ from migrate.render.console import new_console
 from migrate import api
 from migrate.bench import stats
 from migrate.bench.config import BenchError
+from migrate.commands import guard
 from migrate.stages.scan import UsageError
 
 FORMATS = ("text", "html", "md", "json", "sarif")
@@ -54,15 +56,12 @@ def render(report, fmt: str, to_file: bool) -> str | None:
               help="Add the comparison of two results files of `hipmigrate bench`.")
 @click.option("--threshold", type=float, default=stats.THRESHOLD, show_default=True,
               help="Relative change that counts in the comparison (as for `hipmigrate compare`).")
+@guard.guarded(UsageError, BenchError)
 def report(dst: Path, output_format: str, output: Path | None, bench: tuple[Path, Path] | None,
            threshold: float) -> None:
     """Report on the migrated tree DST: the migration, its build and its benchmarks, from what `run`, `build`
     and `bench` left in DST/.hipmigrate/ (plus --bench BASE CAND)."""
-    try:
-        result = api.report(dst, tuple(bench) if bench else None, threshold)
-    except (UsageError, BenchError) as exc:
-        err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
-        sys.exit(2)
+    result = api.report(dst, tuple(bench) if bench else None, threshold)
     text = render(result, output_format, output is not None)
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -70,3 +69,6 @@ def report(dst: Path, output_format: str, output: Path | None, bench: tuple[Path
         err.print(f"report: {output}", markup=False, highlight=False)
     elif text is not None:
         click.echo(text, nl=False)
+    for problem in result.problems:
+        err.print(f"hipmigrate: error: {problem}", markup=False, highlight=False)
+    sys.exit(2 if result.problems else 0)

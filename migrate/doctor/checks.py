@@ -124,6 +124,26 @@ def check_nvcc(p: Probe, targets: Targets) -> Check:
     return Check("nvcc", OK, "no nvcc on PATH: hipcc picks AMD by itself")
 
 
+def check_hipify_perl(p: Probe, targets: Targets) -> Check:
+    """hipify-perl, which `--engine hipify-perl` runs: optional (the built-in engine needs nothing), so its absence
+    is information; a HIPIFY_PERL that names no file, or a script perl cannot run, is a warning."""
+    env = p.env.get("HIPIFY_PERL")
+    if p.hipify_perl is None:
+        if env:
+            return Check("hipify-perl", WARNING, f"HIPIFY_PERL={env} is not a file, and nothing else is searched while "
+                         "it is set: --engine hipify-perl fails", "point HIPIFY_PERL at hipify-perl, or unset it")
+        return Check("hipify-perl", INFO, "not found (looked on PATH, in $ROCM_PATH/bin and in "
+                     f"{toolchain.TOOLCHAIN}/bin): --engine hipify-perl is unavailable; the built-in engine needs "
+                     "nothing", "sudo scripts/install-toolchain installs it (or ROCm's hipify-perl package)")
+    out = p.output(keys.HIPIFY_PERL_VERSION)
+    if out is None or not out.ok:
+        return Check("hipify-perl", WARNING, f"{p.hipify_perl} does not run with perl: "
+                     f"{out.first_line() if out else 'not run'}", "install perl (apt-get install perl)")
+    version = re.search(r"\d+\.\d+(?:\.\d+)?", out.text)
+    return Check("hipify-perl", OK, f"{p.hipify_perl}, HIP {version.group() if version else 'version unknown'} "
+                 "(for --engine hipify-perl)")
+
+
 def check_targets(p: Probe, targets: Targets) -> tuple[Check, ...]:
     if "hipcc" not in p.tools:
         return tuple(Check(f"target {t}", INFO, "not checked: no hipcc") for t in targets)
@@ -350,7 +370,8 @@ def check_hip_platform_env(p: Probe, targets: Targets) -> Check:
 
 
 CHECKS: tuple[CheckFn, ...] = (
-    check_hipcc, check_toolchains, check_hipconfig, check_clang, check_platform, check_nvcc, check_targets,
+    check_hipcc, check_toolchains, check_hipconfig, check_clang, check_platform, check_nvcc, check_hipify_perl,
+    check_targets,
     check_rocminfo, check_rocm_smi, check_amd_smi, check_gpus, check_gpu_targets,
     check_kfd, check_render_nodes, check_groups, check_hip_runtime,
     check_torch, check_visible_devices, check_hsa_override, check_hip_platform_env,

@@ -36,10 +36,11 @@ ROCM_SMI_PRODUCT_JSON = "rocm-smi --showproductname --json"
 AMD_SMI_VERSION = "amd-smi version"
 AMD_SMI_ASIC = "amd-smi static --asic --json"
 TORCH_VERSIONS = "python -c 'import torch; print(torch.__version__, torch.version.hip, torch.version.cuda)'"
+HIPIFY_PERL_VERSION = "hipify-perl --version"
 
 TOOLS = ("hipcc", "hipconfig", "nvcc", "rocminfo", "rocm-smi", "amd-smi")
 ENV_NAMES = ("HIP_PLATFORM", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-             "HSA_OVERRIDE_GFX_VERSION", "ROCM_PATH")
+             "HSA_OVERRIDE_GFX_VERSION", "ROCM_PATH", "HIPIFY_PERL")
 ACCESS_GROUPS = ("video", "render")
 TIMEOUT = 60
 TORCH_TIMEOUT = 180  # importing torch can take long on a cold disk
@@ -107,6 +108,7 @@ class Probe:
     torch_installed: bool = False  # importable by the Python running hipmigrate
     python: str = "python"
     toolchains: tuple[ToolchainInfo, ...] = ()  # every HIP toolchain found, the default (newest) first
+    hipify_perl: str | None = None  # the hipify-perl `--engine hipify-perl` would run ($HIPIFY_PERL first)
 
     def output(self, key: str) -> Output | None:
         return self.outputs.get(key)
@@ -146,6 +148,11 @@ class Probe:
         run(AMD_SMI_VERSION, "amd-smi", "version")
         run(AMD_SMI_ASIC, "amd-smi", "static", "--asic", "--json")
 
+        from migrate.cpp import hipify_perl
+
+        perl_script = hipify_perl.find()
+        if perl_script is not None:
+            outputs[HIPIFY_PERL_VERSION] = _run(["perl", str(perl_script), "--version"], False, TIMEOUT)
         torch_installed = _importable("torch")
         if torch_installed:
             outputs[TORCH_VERSIONS] = _run(
@@ -156,7 +163,8 @@ class Probe:
         return cls(tools=tools, outputs=outputs, env=env, accepted=accepted, kfd=_node("/dev/kfd"),
                    render_nodes=tuple(n for p in sorted(glob.glob("/dev/dri/renderD*")) if (n := _node(p))),
                    user=_user(), hip_runtime=_hip_runtime(), rocm_release=_rocm_release(),
-                   torch_installed=torch_installed, python=sys.executable, toolchains=infos)
+                   torch_installed=torch_installed, python=sys.executable, toolchains=infos,
+                   hipify_perl=str(perl_script) if perl_script else None)
 
 
 # The targets each toolchain is probed for besides the ones asked about: the current Instinct and Radeon families.

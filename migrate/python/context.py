@@ -16,8 +16,8 @@ from migrate.python.names import QualifiedNames
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
 # detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
-# (a ValueError) for bytes the declared codec cannot decode.
-PARSE_ERRORS = (cst.ParserSyntaxError, SyntaxError, ValueError)
+# (a ValueError) for bytes the declared codec cannot decode; RecursionError and MemoryError for nesting too deep.
+PARSE_ERRORS = (cst.ParserSyntaxError, SyntaxError, ValueError, RecursionError, MemoryError)
 
 
 class PythonContext(FileContext):
@@ -151,4 +151,6 @@ def _python_location(data: bytes) -> tuple[int, int] | None:
         return (exc.lineno or 1, exc.offset or 1)
     except ValueError:
         return None
+    except (MemoryError, RecursionError):  # nesting deeper than CPython's parser takes: Python cannot run it either
+        return (1, 1)
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -24,9 +25,10 @@ from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStat
 from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
-from migrate.stages.scan import Inventory, SourceFile
+from migrate.stages.scan import Inventory, SourceFile, copied_link
 
 Progress = Callable[[int], None]
+DEPTH = 5000  # frames of recursion the rules may take (Python's default is 1,000)
 
 
 def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Finding]]:
@@ -88,6 +90,8 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
+    if f.kind != "cpp" and f.kind not in CONTEXTS:
+        return _other(f)
     try:
         return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
     except Exception as exc:  # one file's failure never aborts the others
@@ -106,22 +110,27 @@ def _worker(args) -> tuple:
 
 
 @contextmanager
-def few_collections():
-    """Run the cyclic garbage collector rarely. A run makes tens of thousands of small objects that live to
-    its end (findings, edits, spans) and hold no cycles; at the default threshold the collector scans them
-    again every 700 allocations, about 8% of a run's time."""
-    before = gc.get_threshold()
+def tuned():
+    """Run the cyclic garbage collector rarely, and let recursion go five times deeper than Python's default.
+
+    A run makes tens of thousands of small objects that live to its end (findings, edits, spans) and hold no
+    cycles; at the default threshold the collector scans them again every 700 allocations, about 8% of a run's
+    time. libcst's visitors and the tree walks take several frames per level of nesting, so code nested a few
+    hundred levels deep (generated expressions) needs more than 1,000 frames; beyond 5,000, INP010 reports it."""
+    before, depth = gc.get_threshold(), sys.getrecursionlimit()
     gc.set_threshold(100_000, *before[1:])
+    sys.setrecursionlimit(max(depth, DEPTH))
     try:
         yield
     finally:
         gc.set_threshold(*before)
+        sys.setrecursionlimit(depth)
 
 
 def migrate_files(files: list[SourceFile], options: Options, target: str,
                   progress: Progress | None = None) -> list[FileResult]:
     """Each file through the engine or the rules of its kind, in `options.jobs` processes; in order."""
-    with few_collections():  # forked workers inherit it
+    with tuned():  # forked workers inherit it
         return _migrate_files(files, options, target, progress)
 
 
@@ -186,6 +195,10 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
 
 
 def _other(f: SourceFile) -> FileResult:
+    if f.kind == "unreadable":
+        finding = input_finding(f.rel, "INP004", "cannot read this folder (permission denied): nothing in it was "
+                                "migrated, checked or copied; fix its permissions and run again", severity=Severity.ERROR)
+        return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     if f.kind == "special":
         finding = input_finding(f.rel, "INP004", "not a regular file (a FIFO, socket or device): left out of the "
                                 "output; remove it or --exclude it", severity=Severity.ERROR)
@@ -195,6 +208,12 @@ def _other(f: SourceFile) -> FileResult:
         if not os.path.exists(f.path):  # follows the link: False for a loop or a missing target
             finding = input_finding(f.rel, "INP006", f"symbolic link to '{target}' that does not resolve (a loop or a "
                                     "missing file): copied as a link, not migrated; fix or remove the link")
+            return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
+        aim, outside = copied_link(f.path.parents[f.rel.count("/")], f.rel)
+        if outside:
+            finding = input_finding(f.rel, "INP009", f"symbolic link to '{target}', outside the source tree: what it "
+                                    f"points to is not migrated, and the copy links to {aim}; copy the file into the "
+                                    "tree to migrate it")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     return FileResult(f.rel, FileStatus.COPIED)
 
@@ -215,6 +234,14 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
         else:
             readable[f.rel] = data
     out = hipify_perl.run(tool, readable, jobs=options.jobs) if readable else None
+    with tuned():
+        _rules_after_hipify_perl(cpp, readable, out, options, target, progress, results)
+    return results
+
+
+def _rules_after_hipify_perl(cpp: list[SourceFile], readable: dict[str, bytes], out: hipify_perl.PerlOutput,
+                             options: Options, target: str, progress: Progress | None,
+                             results: dict[str, FileResult]) -> None:
     packs = default_packs()
     expected = {m.cuda: m.hip for m in packs.names.values()}
     for f in cpp:
@@ -226,7 +253,6 @@ def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,
             results[f.rel] = failed_file(f, options, exc)
         if progress:
             progress(1)
-    return results
 
 
 def _after_hipify_perl(f: SourceFile, data: bytes, out: hipify_perl.PerlOutput, options: Options, target: str,

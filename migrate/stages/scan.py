@@ -25,6 +25,7 @@ CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh",
 RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell", "dotenv")
 SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
+GIT_UNOPENED = re.compile(r"could not open directory '(.+?)/?': ")  # git's warning for a folder it cannot list
 
 
 def given_hip_version(text: str) -> str:
@@ -41,7 +42,8 @@ def given_hip_version(text: str) -> str:
 class SourceFile:
     rel: str  # forward slashes, relative to the root
     path: Path
-    kind: str  # "cpp", one of RULE_KINDS, "other", "link", "special" (FIFO, socket, device: never opened)
+    kind: str  # "cpp", one of RULE_KINDS, "other", "link", "special" (FIFO, socket, device: never opened),
+    #            "unreadable" (a folder that cannot be listed: reported, left out)
 
 
 @dataclass(frozen=True)
@@ -97,14 +99,31 @@ def _shebang_shell(path: Path) -> bool:
         return False
 
 
+def copied_link(root: Path, rel: str) -> tuple[str, bool]:
+    """What the copy of the symbolic link at `rel` under `root` should point to, and whether its target lies outside
+    the tree. A relative link within the tree is kept as it is; an absolute one into the tree is made relative, so
+    that the copy points into the copy, not back into the source; a link out of the tree gets its target's absolute
+    path, so that it still resolves from wherever the copy is."""
+    path = root / rel
+    text = os.readlink(path)
+    here = os.path.dirname(os.path.abspath(path))
+    aim = os.path.normpath(os.path.join(here, text))
+    for base in {os.path.abspath(root), os.path.realpath(root)}:
+        if aim == base or aim.startswith(base + os.sep):
+            inside = os.path.join(os.path.abspath(root), os.path.relpath(aim, base))
+            return (os.path.relpath(inside, here) if os.path.isabs(text) else text), False
+    return aim, True
+
+
 def is_cpp(path: Path) -> bool:
     return path.suffix.lower() in CPP_SUFFIXES
 
 
-def _git_files(root: Path) -> list[str] | None:
+def _git_files(root: Path, unreadable: list[str]) -> list[str] | None:
     """Files git would track under root (tracked + untracked, not ignored), or None outside a work tree, and
     when root itself is ignored by the repository around it (a vendored or installed copy, such as a package
-    under a git-managed ~/.pyenv): the user asked for that folder, so its own .gitignore files decide."""
+    under a git-managed ~/.pyenv): the user asked for that folder, so its own .gitignore files decide.
+    Folders git could not open are added to `unreadable` (their tracked files are left out with them)."""
     try:
         inside = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
                                 capture_output=True, text=True, timeout=30)
@@ -119,14 +138,38 @@ def _git_files(root: Path) -> list[str] | None:
     except (OSError, subprocess.SubprocessError):
         return None
     names = [n.decode("utf-8", "surrogateescape") for n in out.stdout.split(b"\0") if n]
-    return sorted(n for n in names if os.path.lexists(root / n))
+    closed = [m.group(1) for m in GIT_UNOPENED.finditer(out.stderr.decode("utf-8", "surrogateescape"))]
+    if closed:
+        prefix = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-prefix"], capture_output=True,
+                                text=True, timeout=30).stdout.strip()
+        unreadable.extend(sorted({c[len(prefix):] if c.startswith(prefix) else c for c in closed}))
+    inside = tuple(d + "/" for d in unreadable)
+    return sorted(n for n in names if not n.startswith(inside) and _exists(root / n))
 
 
-def _walk(root: Path) -> list[str]:
-    """Files under root, honouring every .gitignore found on the way (for trees that are not git work trees)."""
+def _exists(path: Path) -> bool:
+    """Does `path` exist (as anything, a broken link too)? A file that cannot even be looked at does: reading
+    it reports why."""
+    try:
+        os.lstat(path)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _walk(root: Path, unreadable: list[str]) -> list[str]:
+    """Files under root, honouring every .gitignore found on the way (for trees that are not git work trees);
+    folders that cannot be listed are added to `unreadable`."""
     found: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []
-    for here, dirs, files in os.walk(root, followlinks=False):
+
+    def cannot_list(exc: OSError) -> None:
+        if exc.filename is not None and os.path.abspath(exc.filename) != os.path.abspath(root):
+            unreadable.append(os.path.relpath(exc.filename, root).replace(os.sep, "/"))
+
+    for here, dirs, files in os.walk(root, followlinks=False, onerror=cannot_list):
         rel_here = os.path.relpath(here, root).replace(os.sep, "/")
         rel_here = "" if rel_here == "." else rel_here + "/"
         ignore = Path(here) / ".gitignore"
@@ -184,11 +227,16 @@ def collect(source: Path, options: Options) -> Inventory:
         return Inventory(source.parent, True, (SourceFile(source.name, source, kind),), own)
     if not source.is_dir():
         raise UsageError(f"{source}: not a folder or a regular file")
-    names = _git_files(source)
+    if not os.access(source, os.R_OK | os.X_OK):
+        raise UsageError(f"{source}: cannot read this folder (permission denied); fix its permissions and run again")
+    unreadable: list[str] = []
+    names = _git_files(source, unreadable)
     if names is None:
-        names = _walk(source)
+        unreadable.clear()
+        names = _walk(source, unreadable)
     excluded = pathspec.PathSpec.from_lines("gitignore", options.exclude) if options.exclude else None
-    files: list[SourceFile] = []
+    files: list[SourceFile] = [SourceFile(rel, source / rel, "unreadable") for rel in unreadable
+                               if not (excluded and excluded.match_file(rel + "/"))]
     macros: set[str] = set()
     for rel in names:
         if rel.split("/")[0] in ALWAYS_SKIPPED or (excluded and excluded.match_file(rel)):
@@ -202,4 +250,4 @@ def collect(source: Path, options: Options) -> Inventory:
                     macros.update(project_names.declared(fh.read()))
             except OSError:
                 pass
-    return Inventory(source, False, tuple(files), frozenset(macros))
+    return Inventory(source, False, tuple(sorted(files, key=lambda f: f.rel)), frozenset(macros))

@@ -87,8 +87,10 @@ class CudaToolkitPathVariable(FileRule):
                                              edits=[Edit(line.start, len(data) if stop < 0 else stop + 1, "")],
                                              title=f"Remove {line.variable}"))
                 continue
-            defines_rocm = True
             m = NAME.match(data, line.start)
+            if m is None or m.group(1).decode("ascii", "replace") != line.variable:
+                continue
+            defines_rocm = True
             edits = [Edit(m.start(1), m.end(1), "ROCM_PATH")]
             message = f"{line.variable} holds the CUDA toolkit's root: ROCm's is ROCM_PATH"
             severity = None

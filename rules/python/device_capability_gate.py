@@ -44,6 +44,11 @@ class DeviceCapabilityGate(FileRule):
         Valid("import torch\n\nprint(torch.cuda.get_device_capability())\nname = torch.cuda.get_device_name(0)\n"
               "use_bf16 = torch.cuda.is_bf16_supported()\n"),
         Valid("import torch\n\nmajor = 8\nif major >= 8:\n    pass\n"),
+        # a name set from the capability and reused as a loop variable: its later reads are not the capability
+        Valid("import torch\n\narch_list = []\nfor i in range(torch.cuda.device_count()):\n"
+              "    capability = torch.cuda.get_device_capability(i)\n    arch = f\"{capability[0]}.{capability[1]}\"\n"
+              "    if arch not in arch_list:\n        arch_list.append(arch)\nfor arch in arch_list:\n"
+              "    if arch not in (\"8.0\", \"9.0\"):\n        raise ValueError(arch)\n"),
         Valid("import torch\n\nIS_ROCM = torch.version.hip is not None\n\n\ndef supports_bf16():\n"
               "    if IS_ROCM:\n        return torch.cuda.is_bf16_supported()\n"
               "    return torch.cuda.get_device_capability() >= (8, 0)\n"),
@@ -58,9 +63,10 @@ class DeviceCapabilityGate(FileRule):
         Invalid("from torch.cuda import get_device_capability\n\nmajor, minor = get_device_capability(0)\n"
                 "use_flash = major * 10 + minor >= 80\nsm90 = get_device_capability()[0] == 9\n", line=4),
         Invalid("import torch\n\n\nclass Kernels:\n    def __init__(self, device):\n"
-                "        major, minor = torch.cuda.get_device_capability(device)\n        self.sm = major * 10 + minor\n\n"
+                "        self.sm = 0\n        major, minor = torch.cuda.get_device_capability(device)\n"
+                "        self.sm = major * 10 + minor\n\n"
                 "    def pick(self):\n        if self.sm >= 90:\n            return 'hopper'\n"
-                "        return 'ampere' if self.sm >= 80 else 'generic'\n", line=10,
+                "        return 'ampere' if self.sm >= 80 else 'generic'\n", line=11,
                 message=f"self.sm >= 90: {ADVICE}"),
         Invalid("import torch\n\nprops = torch.cuda.get_device_properties(0)\narch = f'sm_{props.major}{props.minor}'\n",
                 line=4, message=f"props.major: {ADVICE}"),
@@ -98,13 +104,16 @@ class DeviceCapabilityGate(FileRule):
         attributes: set[str] = set()
         seen: set[cst.CSTNode] = set()
         todo = list(values)
+        stores = _self_stores(idx)
         for _ in range(4):
             for value in todo:
                 seen.add(value)
                 for target in _stored_in(idx, value):
-                    if isinstance(target, cst.Name):
+                    # only a name or attribute bound once in the file: `arch` set from the capability and reused as
+                    # a loop variable says nothing about the capability where it is read
+                    if isinstance(target, cst.Name) and idx.followed(target.value) is not None:
                         holders.add(target.value)
-                    elif _self_attribute(target):
+                    elif _self_attribute(target) and stores.get(target.attr.value) == 1:
                         attributes.add(target.attr.value)
             todo = [n for n in idx.names if n.value in holders and n not in seen and _loaded(idx, n)]
             todo += [a for a in idx.attributes if a not in seen and _self_attribute(a) and a.attr.value in attributes
@@ -174,3 +183,18 @@ def _targets(target: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _self_attribute(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in ("self", "cls")
+
+
+def _self_stores(idx) -> dict[str, int]:
+    """How many assignments in the file set each `self.X` (or `cls.X`) to something other than a constant."""
+    counts: dict[str, int] = {}
+    for attribute in idx.attributes:
+        parent = idx.parent(attribute)
+        if not _self_attribute(attribute) or not isinstance(parent, (cst.AssignTarget, cst.AugAssign)):
+            continue
+        statement = idx.parent(parent) if isinstance(parent, cst.AssignTarget) else parent
+        if isinstance(getattr(statement, "value", None), (cst.Integer, cst.Float, cst.SimpleString)) or \
+                isinstance(getattr(statement, "value", None), cst.Name) and statement.value.value == "None":
+            continue  # a default (`self.sm = 0` before the device is known) is no other meaning
+        counts[attribute.attr.value] = counts.get(attribute.attr.value, 0) + 1
+    return counts

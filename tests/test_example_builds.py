@@ -48,8 +48,8 @@ UNBUILT = {
     "HAZ005-invalid-3": {"5.2": "inline PTX", "6.4": "inline PTX"},
     "HAZ016-invalid-1": {"5.2": "WMMA (mma.h): rocWMMA is another API", "6.4": "WMMA (mma.h): rocWMMA is another API"},
     "HAZ016-invalid-6": {"5.2": "libcu++ (cuda/barrier) has no HIP port", "6.4": "libcu++ (cuda/barrier) has no HIP port"},
-    "HAZ016-invalid-7": {"5.2": "cooperative_groups/reduce.h has no HIP counterpart",
-                         "6.4": "cooperative_groups/reduce.h has no HIP counterpart"},
+    "HAZ016-invalid-7": {"5.2": "cooperative_groups/memcpy_async.h has no HIP counterpart",
+                         "6.4": "cooperative_groups/memcpy_async.h has no HIP counterpart"},
 }
 
 

@@ -30,8 +30,8 @@ LIBRARIES = {
                  "hipblasLt* by hand", Severity.WARNING),
     "libcudacxx": ("libcu++ (<cuda/...>)", "ships with no ROCm release: write cuda::barrier, cuda::pipeline and "
                    "cuda::atomic with __syncthreads(), HIP's atomics and std:: types by hand", Severity.ERROR),
-    "cg_extras": ("cooperative groups' reduce, scan and memcpy_async", "are not in HIP's cooperative groups: write "
-                  "them with tile shuffles (tile.shfl_down) and plain copies by hand", Severity.ERROR),
+    "cg_extras": ("cooperative groups' memcpy_async", "is not in HIP's cooperative groups: write the copies by hand "
+                  "(plain loads and stores, then group.sync())", Severity.ERROR),
 }
 
 
@@ -47,7 +47,7 @@ def library_of_include(path: str) -> str | None:
         return "cublaslt"
     if name.startswith("cuda/") and "." not in name.rsplit("/", 1)[-1]:  # libcu++'s headers have no extension; a
         return "libcudacxx"  # project's own "cuda/kernels.h" does
-    if name in ("cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h"):
+    if name == "cooperative_groups/memcpy_async.h":  # reduce.h and scan.h: CPP023 writes them
         return "cg_extras"
     return None
 
@@ -85,7 +85,7 @@ class LibraryWithoutDropInPort(CppRule):
                 message="thrust::cuda::par is CUDA Thrust's execution policy: rocThrust spells it thrust::hip::par"),
         Invalid("#include <cuda/barrier>\n__global__ void k() { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n",
                 line=1, message=message("libcudacxx")),
-        Invalid("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n", line=2,
+        Invalid("#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n", line=2,
                 message=message("cg_extras")),
         Valid("#include <miopen/miopen.h>\n#include <rocwmma/rocwmma.hpp>\n"),
         Valid("#include <cooperative_groups.h>\n#include \"cuda/kernels.h\"\n"),

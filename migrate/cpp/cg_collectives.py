@@ -1,0 +1,63 @@
+"""What CUDA's cooperative-groups collectives (cooperative_groups/reduce.h and scan.h: cg::reduce, cg::inclusive_scan,
+cg::exclusive_scan and the cg::plus/less/greater/bit_* operators) become: HIP has none of them (5.2 to 6.4), so rule
+CPP023 puts this implementation in their place, in a namespace of its own, once per file that included those headers.
+
+It works on any group whose lanes shuffle (thread_block_tile of any size, coalesced_group) and whatever the
+wavefront size, 64 on CDNA or 32 on RDNA: it shuffles by the group's own rank and size, never by a warp width.
+- reduce: each lane adds the value `offset` ranks above it, for offsets 1, 2, 4, ...; rank 0 then holds the whole
+  group's result, which it hands to every lane (as CUDA's reduce returns it to every thread).
+- inclusive_scan: Hillis-Steele, each lane adding the partial result `offset` ranks below it.
+- exclusive_scan: the inclusive result of the rank below; rank 0 gets a value-initialised T (for plus, 0).
+"""
+from __future__ import annotations
+
+NAMESPACE = "hipmigrate_cg"
+MARKER = "HIPMIGRATE_CG_COLLECTIVES"
+FUNCTIONS = ("reduce", "inclusive_scan", "exclusive_scan")
+OPERATORS = ("plus", "less", "greater", "bit_and", "bit_or", "bit_xor")
+ASYNC = ("reduce_update_async", "reduce_store_async")  # no counterpart: reported
+
+
+def block(newline: str = "\n") -> str:
+    """The implementation, guarded so that a file that gets it twice (through a header) compiles."""
+    lines = f"""#ifndef {MARKER}
+#define {MARKER}
+// cooperative_groups/reduce.h and scan.h have no HIP counterpart: hipmigrate wrote these in their place.
+// They shuffle by the group's own rank and size, so they hold for 64-lane (CDNA) and 32-lane (RDNA) wavefronts.
+namespace {NAMESPACE} {{
+template <class T> struct plus {{ __device__ T operator()(const T& a, const T& b) const {{ return a + b; }} }};
+template <class T> struct less {{ __device__ T operator()(const T& a, const T& b) const {{ return b < a ? b : a; }} }};
+template <class T> struct greater {{ __device__ T operator()(const T& a, const T& b) const {{ return a < b ? b : a; }} }};
+template <class T> struct bit_and {{ __device__ T operator()(const T& a, const T& b) const {{ return a & b; }} }};
+template <class T> struct bit_or {{ __device__ T operator()(const T& a, const T& b) const {{ return a | b; }} }};
+template <class T> struct bit_xor {{ __device__ T operator()(const T& a, const T& b) const {{ return a ^ b; }} }};
+template <class Group, class T, class Op>
+__device__ T reduce(const Group& group, T value, Op op) {{
+    const unsigned int rank = group.thread_rank(), size = group.size();
+    for (unsigned int offset = 1; offset < size; offset *= 2) {{
+        T other = group.shfl_down(value, offset);
+        if (rank + offset < size) value = op(value, other);
+    }}
+    return group.shfl(value, 0);
+}}
+template <class Group, class T, class Op>
+__device__ T inclusive_scan(const Group& group, T value, Op op) {{
+    const unsigned int rank = group.thread_rank(), size = group.size();
+    for (unsigned int offset = 1; offset < size; offset *= 2) {{
+        T other = group.shfl_up(value, offset);
+        if (rank >= offset) value = op(other, value);
+    }}
+    return value;
+}}
+template <class Group, class T>
+__device__ T inclusive_scan(const Group& group, T value) {{ return inclusive_scan(group, value, plus<T>()); }}
+template <class Group, class T, class Op>
+__device__ T exclusive_scan(const Group& group, T value, Op op) {{
+    T below = group.shfl_up(inclusive_scan(group, value, op), 1);
+    return group.thread_rank() == 0 ? T() : below;
+}}
+template <class Group, class T>
+__device__ T exclusive_scan(const Group& group, T value) {{ return exclusive_scan(group, value, plus<T>()); }}
+}}  // namespace {NAMESPACE}
+#endif  // {MARKER}"""
+    return lines.replace("\n", newline)

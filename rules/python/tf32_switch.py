@@ -32,7 +32,8 @@ class Tf32Switch(FileRule):
     file_kind = "python"
     example_path = "train.py"
     examples = [
-        Valid("import torch\n\ntorch.set_float32_matmul_precision('highest')\nprint(torch.backends.cuda.matmul)\n"),
+        Valid("import torch\n\ntorch.set_float32_matmul_precision('highest')\nprint(torch.backends.cuda.matmul)\n"
+              "torch.backends.cuda.matmul.allow_tf32 = False\n"),
         Invalid("import torch\n\n# TF32 on Ampere and newer: ~2x faster matmuls\n"
                 "torch.backends.cuda.matmul.allow_tf32 = True\ntorch.backends.cudnn.allow_tf32 = True\n", line=4,
                 message=NOTE.format(what="torch.backends.cuda.matmul.allow_tf32 = True")),
@@ -51,6 +52,8 @@ class Tf32Switch(FileRule):
             statement = idx.parent(owner) if owner is not None else None
             if not isinstance(owner, cst.AssignTarget) or statement is None:
                 continue
+            if isinstance(statement.value, cst.Name) and statement.value.value == "False":
+                continue  # full float32, as on ROCm
             start, end = ctx.byte_span(statement)
             yield self.finding(ctx, start, end, NOTE.format(what=ctx.text(start, end).strip()))
         for call in idx.calls:

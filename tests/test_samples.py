@@ -10,14 +10,25 @@ from migrate import api
 from migrate.cpp import hipify_perl
 from migrate.options import Options
 from tests.compile import compile_unit
-from tests.helpers import read_tree
+from tests.helpers import golden_release, read_tree
 
 SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src"))
-OPTIONS = Options(hip_version="5.2")
+
+
+def options(sample: Path, **more) -> Options:
+    """Each golden tree is migrated for its sample's release (tests/helpers.py: golden_release)."""
+    return Options(hip_version=golden_release(sample), **more)
+
+
+def compiler(sample: Path, request) -> tuple[str, str]:
+    """(hipcc, target) for the sample's release: Debian's HIP 5.2 for gfx90a, or HIP 6.4 for gfx942."""
+    if golden_release(sample) == "5.2":
+        return request.getfixturevalue("hipcc"), "gfx90a"
+    return request.getfixturevalue("hipcc64"), "gfx942"
 
 
 def migrated(sample: Path) -> dict[str, bytes]:
-    _, result = api.analyse(sample / "src", OPTIONS)
+    _, result = api.analyse(sample / "src", options(sample))
     return {r.path: (r.new if r.new is not None else (sample / "src" / r.path).read_bytes()) for r in result.files}
 
 
@@ -41,25 +52,27 @@ def test_golden(sample, update_golden):
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_golden_is_idempotent(sample):
-    _, result = api.analyse(sample / "expected", OPTIONS)
+    _, result = api.analyse(sample / "expected", options(sample))
     assert [r.path for r in result.changed] == []
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_golden_compiles_for_amd(sample, hipcc, tmp_path):
+def test_golden_compiles_for_amd(sample, request, tmp_path):
+    hipcc, target = compiler(sample, request)
     sources = sorted(p for p in (sample / "expected").rglob("*") if p.suffix in (".cu", ".cpp", ".hip"))
     assert sources
     for source in sources:
-        proc = compile_unit(hipcc, source, [source.parent], tmp_path)
+        proc = compile_unit(hipcc, source, [source.parent], tmp_path, target)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipify, hipcc, tmp_path):
+def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipify, request, tmp_path):
     """hipify-perl translates, then the same C++ rules run: the HIP 5.2 fallbacks make its output build
     with Debian 12's hipcc, which hipify-perl's own output (with __shfl_down_sync) would not."""
+    hipcc, target = compiler(sample, request)
     out = tmp_path / "out"
-    _, result = api.analyse(sample / "src", Options(hip_version="5.2", engine="hipify-perl"))
+    _, result = api.analyse(sample / "src", options(sample, engine="hipify-perl"))
     assert result.engine.name == "hipify-perl" and result.engine.version.startswith(("6.", "7."))
     for r in result.files:
         (out / r.path).parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +82,7 @@ def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipi
     for source in sorted(p for p in out.rglob("*") if p.suffix in (".cu", ".cpp")):
         text = source.read_text()
         assert "cuda_runtime.h" not in text and "_sync(" not in text
-        proc = compile_unit(hipcc, source, [source.parent], tmp_path)
+        proc = compile_unit(hipcc, source, [source.parent], tmp_path, target)
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
 
 

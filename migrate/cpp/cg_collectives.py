@@ -23,7 +23,8 @@ def block(newline: str = "\n") -> str:
     lines = f"""#ifndef {MARKER}
 #define {MARKER}
 // cooperative_groups/reduce.h and scan.h have no HIP counterpart: hipmigrate wrote these in their place.
-// They shuffle by the group's own rank and size, so they hold for 64-lane (CDNA) and 32-lane (RDNA) wavefronts.
+// They shuffle by the group's own rank and size, so they hold for 64-lane (CDNA) and 32-lane (RDNA) wavefronts;
+// calls inside are qualified, so that no cooperative_groups function of the same name is found by its arguments.
 namespace {NAMESPACE} {{
 template <class T> struct plus {{ __device__ T operator()(const T& a, const T& b) const {{ return a + b; }} }};
 template <class T> struct less {{ __device__ T operator()(const T& a, const T& b) const {{ return b < a ? b : a; }} }};
@@ -50,14 +51,14 @@ __device__ T inclusive_scan(const Group& group, T value, Op op) {{
     return value;
 }}
 template <class Group, class T>
-__device__ T inclusive_scan(const Group& group, T value) {{ return inclusive_scan(group, value, plus<T>()); }}
+__device__ T inclusive_scan(const Group& group, T value) {{ return {NAMESPACE}::inclusive_scan(group, value, {NAMESPACE}::plus<T>()); }}
 template <class Group, class T, class Op>
 __device__ T exclusive_scan(const Group& group, T value, Op op) {{
-    T below = group.shfl_up(inclusive_scan(group, value, op), 1);
+    T below = group.shfl_up({NAMESPACE}::inclusive_scan(group, value, op), 1);
     return group.thread_rank() == 0 ? T() : below;
 }}
 template <class Group, class T>
-__device__ T exclusive_scan(const Group& group, T value) {{ return exclusive_scan(group, value, plus<T>()); }}
+__device__ T exclusive_scan(const Group& group, T value) {{ return {NAMESPACE}::exclusive_scan(group, value, {NAMESPACE}::plus<T>()); }}
 }}  // namespace {NAMESPACE}
 #endif  // {MARKER}"""
     return lines.replace("\n", newline)

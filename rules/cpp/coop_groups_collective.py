@@ -2,7 +2,7 @@
 
 No HIP release up to 6.4 ships `cg::reduce`, `cg::inclusive_scan`, `cg::exclusive_scan` or the `cg::plus`,
 `cg::less`, `cg::greater` and `cg::bit_and/or/xor` operators. The first of those includes in a file becomes HIP's
-cooperative-groups header followed by an implementation of them in a namespace of its own (`hipmigrate_cg`,
+cooperative-groups header (unless the file includes it already) followed by an implementation of them in a namespace of its own (`hipmigrate_cg`,
 migrate/cpp/cg_collectives.py), guarded so that a file that gets it twice through its headers still compiles; the
 others go. Each `cg::reduce(...)`, `cooperative_groups::plus<T>()`, ... is then qualified with that namespace.
 The implementation shuffles by the group's own rank and size, so it is right on 64-lane (CDNA) and 32-lane (RDNA)
@@ -18,6 +18,7 @@ from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](cooperative_groups/(?:reduce|scan)\.h)[>\"][^\n]*(\r?\n|$)", re.M)
+CG_HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hip/hip_)?cooperative_groups\.h[>\"]", re.M)
 ALIAS = re.compile(rb"\bnamespace[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*(?:::)?cooperative_groups[ \t]*;")
 NAMES = "|".join(cgc.FUNCTIONS + cgc.OPERATORS + cgc.ASYNC)
 QUALIFIED = re.compile(rb"\b([A-Za-z_]\w*)[ \t]*::[ \t]*(" + NAMES.encode() + rb")\b")
@@ -32,9 +33,8 @@ KERNEL = ("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.
 
 
 def migrated(text: str) -> str:
-    body = text.replace("#include <cooperative_groups/reduce.h>\n",
-                        "#include <hip/hip_cooperative_groups.h>\n" + cgc.block() + "\n")
-    return body.replace("cg::reduce(", "hipmigrate_cg::reduce(").replace("cg::plus<", "hipmigrate_cg::plus<")
+    body = text.replace("cg::reduce(", "hipmigrate_cg::reduce(").replace("cg::plus<", "hipmigrate_cg::plus<")
+    return body.replace("#include <cooperative_groups/reduce.h>\n", cgc.block() + "\n")
 
 
 class CoopGroupsCollective(CppRule):
@@ -83,7 +83,8 @@ class CoopGroupsCollective(CppRule):
                 continue
             header = m.group(1).decode()
             if first and not has_block:
-                replacement = f"#include <hip/hip_cooperative_groups.h>{ctx.newline}{cgc.block(ctx.newline)}{ctx.newline}"
+                include = "" if CG_HEADER.search(data) else f"#include <hip/hip_cooperative_groups.h>{ctx.newline}"
+                replacement = f"{include}{cgc.block(ctx.newline)}{ctx.newline}"
                 message = (f"{header} has no HIP counterpart: an implementation of cg::reduce, the scans and their "
                            f"operators that holds for 64- and 32-lane wavefronts is written in its place (namespace "
                            f"{cgc.NAMESPACE})")

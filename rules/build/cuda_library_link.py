@@ -17,7 +17,7 @@ RENAMED = {  # CUDA library → (HIP library, since HIP version)
     "cublas": ("hipblas", (0, 0)), "cublasLt": ("hipblaslt", (5, 7)), "curand": ("hiprand", (0, 0)),
     "cufft": ("hipfft", (0, 0)), "cusparse": ("hipsparse", (0, 0)), "cusolver": ("hipsolver", (0, 0)),
     "cusparseLt": ("hipsparselt", (6, 0)), "cutensor": ("hiptensor", (5, 7)), "nccl": ("rccl", (0, 0)),
-    "nvrtc": ("hiprtc", (6, 0)), "nvToolsExt": ("roctx64", (0, 0)),
+    "nvrtc": ("hiprtc", (6, 0)), "nvToolsExt": ("roctx64", (0, 0)), "nvtx3interop": ("roctx64", (0, 0)),
 }
 IN_RUNTIME = {"nvrtc": "hipRTC is part of libamdhip64 before ROCm 6.0, and hipcc links that",
               "nvrtc-builtins": "hipRTC's builtins are found by hipRTC itself"}
@@ -43,6 +43,7 @@ class CudaLibraryLink(FileRule):
         Invalid("app: app.cu\n\tnvcc -o $@ $< -lcublas_static -lcublasLt_static\n",
                 fixed="app: app.cu\n\tnvcc -o $@ $< -lhipblas -lhipblaslt\n", line=2),
         Invalid("LIBS = -lnvrtc -lnvToolsExt\n", fixed="LIBS = -lhiprtc -lroctx64\n"),
+        Invalid("LDLIBS += -lnvtx3interop\n", fixed="LDLIBS += -lroctx64\n"),  # NVTX 3's injection library
         Invalid("LIBS = -lcuda -lnvrtc\n", fixed="LIBS = -lcuda\n", options=(("hip_version", "5.2"),)),
         Invalid("LIBS = -lcublasLt\n", fixed="LIBS = -lhipblaslt\n", options=(("hip_version", "5.2"),),
                 message="-lcublasLt links cuBLASLt: its HIP counterpart is -lhipblaslt, which needs HIP 5.7 or "

@@ -5,6 +5,7 @@ hand. Names the project defines itself (its own macros, names in its own namespa
 function, type, variable or parameter the file declares, at the declaration and at every use: NVIDIA's
 samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported.
 """
+from migrate.cpp import nvtx_shim
 from migrate.cpp.context import CUDA_LOOKING
 from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declared_in_scope, directive_condition
 from migrate.model import RuleKind, Severity
@@ -48,8 +49,9 @@ class UnsupportedCudaIdentifier(CppRule):
         own = {t.name for t in ctx.code_tokens() if t.name not in packs.names and declares(t)}
         for token in ctx.code_tokens():
             name = token.name
-            if name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own:
-                continue  # CALLBACK_MACROS: CPP010 removes them
+            if (name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own
+                    or name in nvtx_shim.NAMES):
+                continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx
             known = packs.unsupported.get(name)
             if known is None and not CUDA_LOOKING.match(name):
                 continue

@@ -50,11 +50,16 @@ UNBUILT = {
     "HAZ016-invalid-6": {"5.2": "libcu++ (cuda/barrier) has no HIP port", "6.4": "libcu++ (cuda/barrier) has no HIP port"},
     "HAZ016-invalid-7": {"5.2": "cooperative_groups/memcpy_async.h has no HIP counterpart",
                          "6.4": "cooperative_groups/memcpy_async.h has no HIP counterpart"},
+
+
+    "CPP025-invalid-0": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
+    "CPP025-invalid-1": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
+    "CPP025-valid-2": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
 }
 
-
 # what this machine's toolchain lacks, not the migration: no warning is owed
-MACHINE_LIMITS = {("CPP001-invalid-5", "5.2")}
+MACHINE_LIMITS = {(name, "5.2") for name in ("CPP001-invalid-5", "CPP025-invalid-0", "CPP025-invalid-1",
+                                             "CPP025-valid-2")}
 
 
 def cases():

@@ -87,5 +87,5 @@ class CudaLibraryLink(FileRule):
     def _label(base: str) -> str:
         names = {"cublas": "cuBLAS", "cublasLt": "cuBLASLt", "curand": "cuRAND", "cufft": "cuFFT",
                  "cusparse": "cuSPARSE", "cusolver": "cuSOLVER", "cusparseLt": "cuSPARSELt", "cutensor": "cuTENSOR",
-                 "nccl": "NCCL", "nvrtc": "NVRTC", "nvToolsExt": "NVTX"}
+                 "nccl": "NCCL", "nvrtc": "NVRTC", "nvToolsExt": "NVTX", "nvtx3interop": "NVTX 3"}
         return names[base]

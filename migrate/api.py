@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from migrate import __version__
-from migrate.cpp import hipify_perl
+from migrate.cpp import hipify_perl, project_names
 from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
 from migrate.render import build as build_render
@@ -56,7 +56,8 @@ def analyse(source: Path, options: Options, progress_factory: Callable | None = 
     target = target_version(options)
     options = with_targets(options, target)
     inventory = scan.collect(source, options)
-    options = replace(options, project_names=inventory.project_names)
+    options = replace(options, project_names=inventory.project_names,
+                      needed_libraries=project_names.needed_libraries(f.path for f in inventory.cpp))
     progress = progress_factory(len(inventory.cpp) + len(inventory.by_rules)) if progress_factory else None
     result = rewrite.rewrite(inventory, options, target, engine, progress)
     return inventory, result

@@ -17,3 +17,6 @@ class Options:
     max_file_size: int = 64 * 1024 * 1024
     offload_arch: tuple[str, ...] = ()  # AMD targets written into build files; () = the target HIP's defaults
     project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers
+    # HIP libraries the project's sources need whatever its build files say (roctx64 for NVTX 3, which is header-only
+    # on CUDA but a library on ROCm): migrate/cpp/project_names.py needed_libraries
+    needed_libraries: frozenset[str] = field(default_factory=frozenset)

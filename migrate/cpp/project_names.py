@@ -59,3 +59,22 @@ def around(path: Path) -> set[str]:
             names |= declared(text)
         queue += [current.parent / m.group(1).decode("utf-8", "replace") for m in INCLUDE.finditer(text)]
     return names
+
+
+# a header whose API is a library to link on ROCm although CUDA's is header-only: NVTX 3 -> roctx (-lroctx64)
+HEADER_LIBRARIES = (("roctx64", re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:nvtx3/[\w./]+|nvToolsExt\w*\.h)[>\"]",
+                                           re.M)),)
+
+
+def needed_libraries(paths) -> frozenset[str]:
+    """The HIP libraries that the C++ files at `paths` need linked because of the headers they include."""
+    found: set[str] = set()
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        found.update(lib for lib, pattern in HEADER_LIBRARIES if lib not in found and pattern.search(data))
+        if len(found) == len(HEADER_LIBRARIES):
+            break
+    return frozenset(found)

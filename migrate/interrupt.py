@@ -71,4 +71,9 @@ def stop_pool(pool) -> None:
             p.terminate()
     for p in processes:
         p.join(5)
-    pool.shutdown(wait=True, cancel_futures=True)
+    # A worker killed while it sent a result leaves half a message in the result pipe, and the pool's thread
+    # waits for the rest; with every worker gone, closing this process's own end of that pipe ends the wait.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
+    pool.shutdown(wait=True)  # its thread fails the pending futures (cancelling them here would race it)

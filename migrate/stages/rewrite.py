@@ -109,6 +109,10 @@ def _worker(args) -> tuple:
     return wire.pack(_migrate_one(*args))
 
 
+def _chunk_worker(files: list[SourceFile], options: Options, target: str) -> list[tuple]:
+    return [wire.pack(_migrate_one(f, options, target)) for f in files]
+
+
 @contextmanager
 def tuned():
     """Run the cyclic garbage collector rarely, and let recursion go five times deeper than Python's default.
@@ -150,11 +154,15 @@ def _migrate_files(files: list[SourceFile], options: Options, target: str,
     results = []
     pool = ProcessPoolExecutor(max_workers=options.jobs, initializer=interrupt.in_worker)
     try:
-        chunk = max(1, len(files) // (8 * options.jobs))
-        for packed in pool.map(_worker, [(f, options, target) for f in files], chunksize=chunk):
-            results.append(wire.unpack(packed))
-            if progress:
-                progress(1)
+        # chunks of files, submitted here rather than by pool.map, which cancels its futures when the loop is left
+        # and so races the pool's own thread when the workers are stopped
+        size = max(1, len(files) // (8 * options.jobs))
+        futures = [pool.submit(_chunk_worker, files[i:i + size], options, target) for i in range(0, len(files), size)]
+        for future in futures:
+            for packed in future.result():
+                results.append(wire.unpack(packed))
+                if progress:
+                    progress(1)
     except BrokenProcessPool:  # a worker died (a crash in a parser, the kernel's OOM killer): find the file
         interrupt.stop_pool(pool)
         for f in files[len(results):]:

@@ -214,16 +214,22 @@ def write_in_place(inventory: Inventory, result: MigrationResult) -> None:
     for r in changed:
         done[os.path.relpath(os.path.realpath(inventory.root / r.path), os.path.realpath(top))] = _digest(r.new)
     atomic_write(journal, json.dumps({"version": 1, "files": done}, indent=1).encode())
-    written = 0
     try:
         for r in changed:
             atomic_write(inventory.root / r.path, r.new)
-            written += 1
     except Interrupted as exc:
+        written = sum(1 for r in changed if _holds(inventory.root / r.path, r.new))
         exc.notes.append(f"{written} of {len(changed)} files were migrated in place, each whole; run the same command "
                          "again to finish (it resumes), or `git checkout -- .` to undo")
         raise
     journal.unlink(missing_ok=True)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 # --- one file ---------------------------------------------------------------------------------------------------

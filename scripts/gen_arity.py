@@ -5,7 +5,7 @@
 For each function the mapping packs rename (CUDA name -> HIP name), the prototypes are read from the headers:
 CUDA's from the toolkit here and from the NVIDIA wheels that scripts/gen_packs.py caches (cuBLAS, cuSPARSE,
 cuSOLVER, cuFFT, cuRAND, NCCL, CUDA 12.8's runtime), HIP's from each HIP release it caches (Debian's
-libamdhip64-dev and the hip* library packages: 5.2/5.3, 5.7, 6.4). A prototype gives the argument counts it
+libamdhip64-dev and the hip* library packages: 5.2/5.3, 5.7, 6.4; hipBLASLt only in sid's, 7.1). A prototype gives the argument counts it
 accepts: its parameters, fewer when trailing ones have defaults (CUDA's `__dv(x)`, HIP's `__dparm(x)`, or
 `= x`); overloads add theirs (CUDA's C++ `cudaEventCreate(event, flags)`). A function gets a row when a count
 that CUDA accepts is not accepted by some inspected HIP release: `cuda` and each release's [fewest, most]
@@ -27,7 +27,7 @@ from packgen.fetch import cached_hip  # noqa: E402
 from packgen.lexer import read_text, strip_comments  # noqa: E402
 
 HIP_PACKAGES = ("libamdhip64-dev", "libhipblas-dev", "libhipsparse-dev", "libhipsolver-dev", "libhipfft-dev",
-                "libhiprand-dev", "librccl-dev")
+                "libhiprand-dev", "librccl-dev", "libhipblaslt-dev", "libhipblas-common-dev")
 DEFAULT = re.compile(r"__dv\s*\((.*)\)\s*$|__dparm\s*\((.*)\)\s*$|=\s*(.+)$", re.S)
 NOT_BEFORE = {"return", "else", "case", "throw", "new", "delete", "sizeof", "typedef", "define"}
 

@@ -33,7 +33,7 @@ class ApiNewerThanTarget(CppRule):
         Valid("__device__ float f(float v) { return __shfl_down_sync(0xffffffffffffffffull, v, 16); }",
               options=(("hip_version", "7.0"),)),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=OLD),
-        # hipBLAS 5.5 is the oldest inspected (Debian 12 has none): its names may be older, so no finding
+        # HIP 5.2 with its hipBLAS 0.54 headers declares it (scripts/probe_packs.py): no finding
         Valid("void f(cublasHandle_t* h) { cublasCreate(h); }", options=OLD),
         Invalid("void g(cublasHandle_t h) { cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH); }", options=OLD,
                 fixed="void g(hipblasHandle_t h) { hipblasSetMathMode(h, HIPBLAS_PEDANTIC_MATH); }",

@@ -33,6 +33,8 @@ OVERLOADS = {
 HINTS = {
     "cusparseSpSV_solve": "pass the external buffer given to hipsparseSpSV_analysis as the last argument",
     "cusparseSpSM_solve": "pass the external buffer given to hipsparseSpSM_analysis as the last argument",
+    "cublasLtGetVersion": "it takes a hipBLASLt handle and an int* for the version (hipblasLtGetVersion(handle, "
+                          "&version)) where cuBLASLt's returns it",
 }
 # CUDA 12.3's graph edge data (CUDA 13's default signatures): the argument's position. HIP's graphs have none:
 # a null argument is dropped; any other is reported.
@@ -100,6 +102,10 @@ class ArgumentCount(CppRule):
                       "1); }", options=NEW,
                 message="hipGraphAddDependencies takes 4 arguments in HIP 6.4, not 5: HIP's graphs have no edge data; "
                         "the null edge data argument is dropped"),
+        # hipBLASLt's version call takes the handle and where to write the version
+        Invalid("size_t v = cublasLtGetVersion();", fixed="size_t v = hipblasLtGetVersion();", options=NEW,
+                message="hipblasLtGetVersion takes 2 arguments in HIP 6.4, not 0: it takes a hipBLASLt handle and an "
+                        "int* for the version (hipblasLtGetVersion(handle, &version)) where cuBLASLt's returns it"),
         Valid("void f(hipStream_t s, hipEvent_t e) { cudaStreamWaitEvent(s, e, 0); }", options=OLD),
         # the HIP names, as the hipify-perl engine writes them
         Invalid("void f(hipStream_t s, hipEvent_t* e) { hipEventCreate(e, 0); hipStreamWaitEvent(s, *e); }",

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from .cuda_names import CUDA_API, CUDA_BF16_HEADERS, HIP_BF16_HEADER, NOISE, bf16_functions_hip_shares, scan_cuda
+from .declared import DEFAULT_DECLARED, apply_declared, load_declared
 from .families import CXX_KEYWORDS, DEFAULT_SUITES, FAMILIES, FAMILY_ORDER, FAMILY_PACKAGES, LEGACY_WHEELS
 from .fetch import (HeaderSet, fetch_hip_headers, fetch_wheels, hip_header_files, hip_identifiers, installed_release,
                     log, version_key)
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
     ap.add_argument("--second-hipify-perl", default="auto",
                     help="hipify-perl run over the names the first one leaves alone: a path, `none`, or `auto` "
                          "(default: the newest hipify-perl of the inspected suites, when newer than the first)")
+    ap.add_argument("--declared", default=str(DEFAULT_DECLARED),
+                    help="what the installed toolchains' headers declare (scripts/probe_packs.py writes it; default "
+                         "rules/data/declared.toml), applied last; `none`: leave `since` as the Debian packages give it")
     args = ap.parse_args(argv)
 
     hipify = args.hipify_perl
@@ -279,6 +283,13 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
             sources["names"].pop(key, None)
             sources["headers"].pop(key, None)
             applied += 1
+    # 6b. the probe of the installed toolchains (scripts/probe_packs.py): `since` follows what their headers declare
+    inspected_by = {fam: sorted({s.release for s in sets if s.package in FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))},
+                                key=version_key) for fam in packs}
+    probed = None
+    if args.declared != "none" and Path(args.declared).is_file():
+        sources.setdefault("unsupported", {})
+        probed = apply_declared(packs, sources, load_declared(Path(args.declared)), inspected_by)
     validate(packs)
     headers_missing = [f"{h} -> {r[key]}" for p in packs.values() for h, r in sorted(p["headers"].items())
                        for key in ("hip", "older") if r.get(key) and r[key] not in all_hip_files]
@@ -288,8 +299,11 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
                       key=lambda v: [int(x) for x in re.findall(r"\d+", v)])
     libs = ", ".join(f"{d.replace('nvidia-', '').replace('-cu13', '')} {v}" for d, (v, _) in sorted(wheels.items()))
     engines = f"hipify-perl {hipify_full}" + (f" (then {second_label} for the names it leaves alone)" if second else "")
+    probed_releases = sorted(load_declared(Path(args.declared)).releases, key=version_key) if probed else []
     generated = (f"scripts/gen_packs.py from CUDA {cuda_version} headers ({libs}), {engines}, "
-                 f"HIP headers {'/'.join(releases)} (Debian {'/'.join(suites)})")
+                 f"HIP headers {'/'.join(releases)} (Debian {'/'.join(suites)})"
+                 + (f", checked by compiling against the installed HIP {'/'.join(probed_releases)} "
+                    f"(scripts/probe_packs.py)" if probed_releases else ""))
     bf16_legend = (" `# amd_hip_bf16.h X`: a function of CUDA's cuda_bf16.h that HIP's amd_hip_bf16.h declares under"
                    " the same name from HIP X (`since` is older where HIP had the name before, for __half).")
 
@@ -300,15 +314,15 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
                 + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
                    f" to a name the inspected HIP headers declare." if second else "")
                 + (bf16_legend if bf16 else "")
-                + " `# overrides.toml`: a hand-checked row.")
-    # The oldest release inspected of each family's HIP library: a `since` at or below it only says the name
-    # was already there, maybe long before (Debian 12 packages no hipBLAS, so hipBLAS names start at 5.5).
+                + " `# overrides.toml`: a hand-checked row."
+                + (" `# probe: ...`: what compiling against the installed HIP toolchains found (scripts/probe_packs.py)."
+                   if any(k in packs[fam]["unsupported"] for k in sources.get("unsupported", {})) else ""))
+    # The oldest release inspected of each family's HIP library (its Debian packages, and the probed toolchains whose
+    # headers have the library): a `since` at or below it only says the name was already there, maybe long before.
     def inspected_from(fam: str) -> str:
-        pkgs = FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))
-        return min((s.release for s in sets if s.package in pkgs), key=version_key, default="")
+        return inspected_by[fam][0] if inspected_by[fam] else ""
     def inspected(fam: str) -> list[str]:
-        pkgs = FAMILY_PACKAGES.get(fam, ("libamdhip64-dev",))
-        return sorted({s.release for s in sets if s.package in pkgs}, key=version_key)
+        return inspected_by[fam]
     for fam, p in packs.items():
         write_pack(out_dir / f"{fam}.toml", fam, generated, p["names"], p["unsupported"], p["headers"],
                    sources=sources, legend=legend(fam), inspected_from=inspected_from(fam), inspected=inspected(fam))
@@ -403,6 +417,17 @@ def main(argv: list[str] | None = None, doc: str = __doc__) -> int:
         print(f"header rows whose HIP header no inspected package ships ({len(headers_missing)}): " + "; ".join(headers_missing))
     for note in ov_notes:
         print(f"override {note}")
+    if probed:
+        print(f"probe ({args.declared}): since lowered for {len(probed.lowered)} rows, raised for {len(probed.raised)}; "
+              f"{len(probed.dropped)} rows to [unsupported] (no probed HIP declares their name); "
+              f"{len(probed.removed)} names a newer HIP no longer declares (left as they are)")
+        for title, items in (("lowered", probed.lowered), ("raised", probed.raised), ("to [unsupported]", probed.dropped),
+                             ("removed in a newer HIP", probed.removed), ("declared by another family's header",
+                             probed.elsewhere), ("switches (macros the headers only test)", probed.switches),
+                             ("older name not declared", probed.older_missing),
+                             ("not probed (headers not installed)", probed.not_counted)):
+            if items:
+                print(f"  {title} ({len(items)}): " + "; ".join(items[:12]) + ("; ..." if len(items) > 12 else ""))
     rt = packs["runtime"]["names"]
     declared = [n for n, r in rt.items() if r["hip"] in installed_ids]
     missing = [n for n, r in rt.items() if r["hip"] not in installed_ids]

@@ -9,6 +9,7 @@ FAMILIES = {  # family -> (code, title)
     "fp16": ("MAP004", "Half and bfloat16 types and functions (cuda_fp16.h, cuda_bf16.h)"),
     "cooperative_groups": ("MAP005", "Cooperative groups"),
     "cublas": ("MAP006", "cuBLAS to hipBLAS"),
+    "cublaslt": ("MAP017", "cuBLASLt to hipBLASLt"),
     "curand": ("MAP007", "cuRAND to hipRAND"),
     "cufft": ("MAP008", "cuFFT to hipFFT"),
     "cusparse": ("MAP009", "cuSPARSE to hipSPARSE"),
@@ -22,7 +23,7 @@ FAMILIES = {  # family -> (code, title)
 }
 # When one name is declared in headers of several families, the first family here wins.
 FAMILY_ORDER = ["runtime", "driver", "complex", "device", "fp16", "cooperative_groups", "rtc",
-                "cublas", "curand", "cufft", "cusparse", "cusolver", "nccl", "cub", "thrust", "other"]
+                "cublas", "cublaslt", "curand", "cufft", "cusparse", "cusolver", "nccl", "cub", "thrust", "other"]
 
 RUNTIME_HEADERS = {
     "builtin_types.h", "channel_descriptor.h", "cuda_runtime.h", "cuda_runtime_api.h",
@@ -65,12 +66,15 @@ WHEELS = {
 # Debian packages whose headers give the `since` versions.
 HIP_PACKAGES = ["libamdhip64-dev", "libhipblas-dev", "libhipfft-dev", "libhipsparse-dev",
                 "libhiprand-dev", "libhipcub-dev", "libhipsolver-dev", "librccl-dev",
-                "librocrand-dev"]
+                "librocrand-dev", "libhipblaslt-dev", "libhipblas-common-dev"]
 DEFAULT_SUITES = ["bookworm", "trixie", "sid"]
 # The HIP library packages whose headers must declare a HIP name that the second hipify-perl gives a
 # name of these families (other families: any inspected package).
 FAMILY_PACKAGES = {
-    "cublas": ("libhipblas-dev",), "curand": ("libhiprand-dev", "librocrand-dev"), "cufft": ("libhipfft-dev",),
+    "cublas": ("libhipblas-dev",),
+    # hipBLASLt takes hipBLAS's compute type and operation enums from hipblas-common (hipBLASLt >= 0.10)
+    "cublaslt": ("libhipblaslt-dev", "libhipblas-common-dev"),
+    "curand": ("libhiprand-dev", "librocrand-dev"), "cufft": ("libhipfft-dev",),
     "cusparse": ("libhipsparse-dev",), "cusolver": ("libhipsolver-dev",), "nccl": ("librccl-dev",),
     "cub": ("libhipcub-dev",),
 }
@@ -88,7 +92,7 @@ def header_family(rel: str, origin: str) -> str | None:
         top = rel.split("/", 1)[0]
         return {"cub": "cub", "thrust": "thrust"}.get(top)
     if origin != "cuda":  # a library wheel
-        for prefix, fam in (("cublas", "cublas"), ("nvblas", "cublas"), ("curand", "curand"),
+        for prefix, fam in (("cublasLt", "cublaslt"), ("cublas", "cublas"), ("nvblas", "cublas"), ("curand", "curand"),
                             ("cufft", "cufft"), ("cudalibxt", "cufft"), ("cusparse", "cusparse"),
                             ("cusolver", "cusolver"), ("nccl", "nccl"), ("nvrtc", "rtc")):
             if rel.startswith(prefix):

@@ -120,12 +120,15 @@ def fetch_hip_headers(cache: Path, suites: list[str], refresh: bool) -> tuple[li
     for suite in suites:
         sdir = base / suite
         index = sdir / "index.json"
-        if index.exists() and not refresh:
-            data = json.loads(index.read_text())
-        else:
+        data = json.loads(index.read_text()) if index.exists() and not refresh else None
+        # a cache made before a package joined HIP_PACKAGES: fetch only the packages it never asked for
+        # (older caches have no "asked": every package they hold, and hipify-perl, was asked for)
+        asked = set(data.get("asked", list(data["packages"]) + ["hipify-perl"])) if data else set()
+        wanted = [p for p in HIP_PACKAGES + ["hipify-perl"] if p not in asked]
+        if data is None or wanted:
             if mirror is None:
                 mirror = machine_mirror()
-            data = _apt_fetch_suite(sdir, suite, mirror)
+            data = _apt_fetch_suite(sdir, suite, mirror, data, wanted if data else None)
             index.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         for pkg, ver in sorted(data["packages"].items()):
             sets.append(HeaderSet(suite, pkg, ver, debian_version(ver), sdir / "root" / pkg / "usr" / "include"))
@@ -134,9 +137,13 @@ def fetch_hip_headers(cache: Path, suites: list[str], refresh: bool) -> tuple[li
     return sets, hipify_perls
 
 
-def _apt_fetch_suite(sdir: Path, suite: str, mirror: str) -> dict:
+def _apt_fetch_suite(sdir: Path, suite: str, mirror: str, data: dict | None = None,
+                     packages: list[str] | None = None) -> dict:
+    """Download and unpack `packages` (default: all of HIP_PACKAGES and hipify-perl) of one suite into
+    sdir/root/<package>; `data` is the suite's index so far (None: start afresh)."""
     log(f"fetching {suite}'s package list (private apt configuration, mirror of the machine's sources)")
-    shutil.rmtree(sdir, ignore_errors=True)
+    if data is None:
+        shutil.rmtree(sdir, ignore_errors=True)
     for d in ("lists/partial", "cache/archives/partial", "debs", "root"):
         (sdir / d).mkdir(parents=True, exist_ok=True)
     keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -146,8 +153,11 @@ def _apt_fetch_suite(sdir: Path, suite: str, mirror: str) -> dict:
             "-o", "Dir::State::Status=/dev/null", "-o", "APT::Get::List-Cleanup=0",
             "-o", "Debug::NoLocking=1", "-o", "APT::Sandbox::User=root"]
     run(["apt-get", *opts, "update", "-qq"], stdout=subprocess.DEVNULL)
-    data: dict = {"packages": {}, "hipify-perl": None}
-    for pkg in HIP_PACKAGES + ["hipify-perl"]:
+    if data is None:
+        data = {"packages": {}, "hipify-perl": None}
+    todo = packages if packages is not None else HIP_PACKAGES + ["hipify-perl"]
+    data["asked"] = sorted(set(data.get("asked", list(data["packages"]) + ["hipify-perl"])) | set(todo))
+    for pkg in todo:
         res = subprocess.run(["apt-get", *opts, "download", pkg], cwd=sdir / "debs", text=True,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if res.returncode != 0:
@@ -167,8 +177,9 @@ def _apt_fetch_suite(sdir: Path, suite: str, mirror: str) -> dict:
 
 
 def hip_identifiers(root: Path) -> set[str]:
-    """Identifiers declared (present outside comments) in a HIP header tree; the NVIDIA-platform
-    folders (nvidia_detail, nvcc_detail) are left out: they only map HIP names onto CUDA ones."""
+    """Identifiers declared (present outside comments) in a HIP header tree; the NVIDIA-platform headers
+    (nvidia_detail/, nvcc_detail/, hipCUB's backend/cub/, and files such as hiprand_kernel_nvcc.h) are left out:
+    they only map HIP names onto CUDA ones (hiprandStateSobol64 is in HIP 5.3's hiprand_kernel_nvcc.h alone)."""
     names: set[str] = set()
     if not root.is_dir():
         return names
@@ -176,12 +187,19 @@ def hip_identifiers(root: Path) -> set[str]:
         if not path.is_file():
             continue
         rel = path.relative_to(root).as_posix()
-        if "nvidia_detail/" in rel or "nvcc_detail/" in rel:
+        if is_nvidia_backend(rel):
             continue
         if path.suffix not in (".h", ".hpp", ".cuh", ".inl", "") and not path.name.endswith(".h.in"):
             continue
         names |= identifiers_in(read_text(path))
     return names
+
+
+def is_nvidia_backend(rel: str) -> bool:
+    """A HIP header (path under include/) that only the NVIDIA platform reads."""
+    name = rel.rsplit("/", 1)[-1]
+    return ("nvidia_detail/" in rel or "nvcc_detail/" in rel or "/backend/cub/" in f"/{rel}"
+            or "_nvcc" in name or "nvidia" in name)
 
 
 def installed_release(hip_dir: Path) -> str:

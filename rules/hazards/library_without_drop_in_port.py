@@ -1,14 +1,15 @@
-"""A CUDA library whose ROCm counterpart is not a rename: cuDNN, WMMA, CUTLASS, cuBLASLt, libcu++ and the parts of
+"""A CUDA library whose ROCm counterpart is not a rename: cudnn_frontend, WMMA, CUTLASS, libcu++ and the parts of
 cooperative groups HIP lacks; and Thrust's CUDA policy.
 
-hipify-style renaming cannot port these: MIOpen is a different API from cuDNN (descriptors, find/
-workspace steps), `nvcuda::wmma` fragments become rocWMMA (other fragment shapes, 64-lane waves),
-CUTLASS/CuTe templates have no AMD build (Composable Kernel or hipBLASLt instead), and cuBLASLt maps
-onto hipBLASLt only by hand (matmul descriptors, epilogues and heuristics differ). libcu++ (`<cuda/barrier>`,
-`<cuda/atomic>`, `<cuda/std/...>`: `cuda::barrier`, `cuda::pipeline`, `cuda::atomic_ref`) ships with no ROCm
-release, and HIP's cooperative groups (5.2 to 6.4) have no `cooperative_groups/reduce.h`, `scan.h` or
-`memcpy_async.h` (`cg::reduce`, `cg::inclusive_scan`, `cg::memcpy_async`). Each library is reported once per
-file, at its include or else at its first use (ERROR; cuBLASLt a WARNING).
+hipify-style renaming cannot port these: cudnn_frontend (NVIDIA's header-only C++ graph API over cuDNN's backend)
+has no MIOpen build (cuDNN's C API is mapped: rules/mappings/cudnn.toml, CPP030-CPP033), `nvcuda::wmma` fragments
+become rocWMMA (other fragment shapes, 64-lane waves), and CUTLASS/CuTe templates have no AMD build (Composable Kernel
+or hipBLASLt instead). cuBLASLt is not here: the
+packs map it onto hipBLASLt (rules/mappings/cublaslt.toml), and CPP040, HAZ040 and HAZ041 report where hipBLASLt
+differs. libcu++ (`<cuda/barrier>`, `<cuda/atomic>`, `<cuda/std/...>`: `cuda::barrier`, `cuda::pipeline`,
+`cuda::atomic_ref`) ships with no ROCm release, and HIP's cooperative groups (5.2 to 6.4) have no
+`cooperative_groups/reduce.h`, `scan.h` or `memcpy_async.h` (`cg::reduce`, `cg::inclusive_scan`,
+`cg::memcpy_async`). Each library is reported once per file, at its include or else at its first use (ERROR).
 
 `thrust::cuda::par` (and `par_nosync`) is the one mechanical case: rocThrust spells the policy
 `thrust::hip::par`, so that is a SAFE fix.
@@ -20,14 +21,16 @@ from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 INCLUDES = parse.query("(preproc_include path: (_) @path)")
+FRONTEND = re.compile(rb"(?<![\w:])(cudnn_frontend)\s*::")
 THRUST_CUDA = re.compile(rb"\bthrust\s*::\s*(cuda)\s*::\s*par(?:_nosync)?\b")
 LIBRARIES = {
-    "cudnn": ("cuDNN", "has no drop-in port: MIOpen is a different API; port the calls by hand", Severity.ERROR),
+    "cudnn_frontend": ("cudnn_frontend (NVIDIA's C++ graph API)", "has no MIOpen build: express the graph with "
+                       "MIOpen's backend API (miopenBackend*, with MIOPEN_BETA_API), its Find 2.0 problems "
+                       "(miopenCreateConvProblem, miopenFindSolutions, miopenRunSolution) or a fusion plan",
+                       Severity.ERROR),
     "wmma": ("WMMA (nvcuda::wmma)", "does not exist in HIP: use rocWMMA (rocwmma::fragment, 64-lane wavefronts)",
              Severity.ERROR),
     "cutlass": ("CUTLASS", "has no AMD build: use Composable Kernel or hipBLASLt", Severity.ERROR),
-    "cublaslt": ("cuBLASLt", "is not a rename of hipBLASLt: port matmul descriptors, epilogues and heuristics to "
-                 "hipblasLt* by hand", Severity.WARNING),
     "libcudacxx": ("libcu++ (<cuda/...>)", "ships with no ROCm release: write cuda::barrier, cuda::pipeline and "
                    "cuda::atomic with __syncthreads(), HIP's atomics and std:: types by hand", Severity.ERROR),
     "cg_extras": ("cooperative groups' memcpy_async", "is not in HIP's cooperative groups: write the copies by hand "
@@ -37,14 +40,12 @@ LIBRARIES = {
 
 def library_of_include(path: str) -> str | None:
     name = path.strip("<>\"")
-    if name in ("cudnn.h", "cudnn_v8.h", "cudnn_frontend.h") or name.startswith("cudnn_"):
-        return "cudnn"
+    if name.startswith(("cudnn_frontend", "cudnn-frontend/")):
+        return "cudnn_frontend"
     if name in ("mma.h", "crt/mma.h"):
         return "wmma"
     if name.startswith(("cutlass/", "cute/")):
         return "cutlass"
-    if name == "cublasLt.h":
-        return "cublaslt"
     if name.startswith("cuda/") and "." not in name.rsplit("/", 1)[-1]:  # libcu++'s headers have no extension; a
         return "libcudacxx"  # project's own "cuda/kernels.h" does
     if name == "cooperative_groups/memcpy_async.h":  # reduce.h and scan.h: CPP023 writes them
@@ -53,12 +54,8 @@ def library_of_include(path: str) -> str | None:
 
 
 def library_of_token(name: str) -> str | None:
-    if name.startswith(("cudnn", "CUDNN_")):
-        return "cudnn"
     if name == "nvcuda":
         return "wmma"
-    if name.startswith(("cublasLt", "CUBLASLT_")):
-        return "cublaslt"
     return None
 
 
@@ -72,8 +69,8 @@ class LibraryWithoutDropInPort(CppRule):
     kind = RuleKind.HAZARD
     severity = Severity.ERROR
     examples = [
-        Invalid("#include <cudnn.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n", line=1,
-                message=message("cudnn")),
+        Invalid("#include <cudnn_frontend.h>\nnamespace fe = cudnn_frontend;\n", line=1,
+                message=message("cudnn_frontend")),
         Invalid("#include <mma.h>\nusing namespace nvcuda;\n", message=message("wmma")),
         Invalid('#include "cutlass/gemm/device/gemm.h"\n', message=message("cutlass")),
         # once a file, at the first include of the library
@@ -87,7 +84,9 @@ class LibraryWithoutDropInPort(CppRule):
                 line=1, message=message("libcudacxx")),
         Invalid("#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n", line=2,
                 message=message("cg_extras")),
+        Invalid("void g() { auto graph = cudnn_frontend::graph::Graph(); }\n", message=message("cudnn_frontend")),
         Valid("#include <miopen/miopen.h>\n#include <rocwmma/rocwmma.hpp>\n"),
+        Valid("#include <cudnn.h>\n#include <cudnn_ops.h>\n"),  # cuDNN's C API: the cudnn pack and CPP030-CPP033
         Valid("#include <cooperative_groups.h>\n#include \"cuda/kernels.h\"\n"),
         Valid("void s(int* b, int* e) { thrust::sort(thrust::hip::par, b, e); }\n"),
         Valid('// thrust::cuda::par\nconst char* s = "cudnnCreate";\n'),
@@ -97,7 +96,7 @@ class LibraryWithoutDropInPort(CppRule):
         data = ctx.data
         seen: set[str] = set()
         if b"#" in data and (b"cudnn" in data or b"mma.h" in data or b"cutlass/" in data or b"cute/" in data
-                             or b"cublasLt" in data or b"cuda/" in data or b"cooperative_groups/" in data):
+                             or b"cuda/" in data or b"cooperative_groups/" in data):
             for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
                 library = library_of_include(node.text.decode("utf-8", "replace"))
                 if library is not None and library not in seen:
@@ -111,6 +110,12 @@ class LibraryWithoutDropInPort(CppRule):
             if library is not None and library not in seen:
                 seen.add(library)
                 yield self.finding(ctx, token.start, token.end, message(library), severity=LIBRARIES[library][2])
+        if "cudnn_frontend" not in seen and b"cudnn_frontend" in data:
+            for _, token in ctx.code_matches(FRONTEND):
+                seen.add("cudnn_frontend")
+                yield self.finding(ctx, token.start, token.end, message("cudnn_frontend"),
+                                   severity=LIBRARIES["cudnn_frontend"][2])
+                break
         if b"thrust" in data:
             for m in THRUST_CUDA.finditer(data):
                 node = ctx.node_at(m.start(1), m.end(1))

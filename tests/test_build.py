@@ -110,7 +110,7 @@ def test_build_usage_errors(tmp_path, hipcc, hipcc64):
     assert typo.exit_code == 2 and "--offload-arch 'gfx9420': not an AMD GPU target; known targets: gfx900" in typo.stderr
     future = cli("build", tmp_path / "t", "--hip-version", "9.9")
     assert future.exit_code == 2
-    assert "--hip-version '9.9': the mapping packs know HIP 5.2 to 7.0 (5.2, 5.3, 5.4, 5.5, 5.7, 6.0, 6.1, 6.4, 7.0); " \
+    assert "--hip-version '9.9': the mapping packs know HIP 5.2 to 7.1 (5.2, 5.3, 5.4, 5.5, 5.7, 6.1, 6.4, 7.0, 7.1); " \
            "give one of those or a release between them" in future.stderr
     not_installed = cli("build", tmp_path / "t", "--hip-version", "6.1")
     assert not_installed.exit_code == 2

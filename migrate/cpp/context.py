@@ -6,7 +6,7 @@ from functools import cached_property
 
 import tree_sitter
 
-from migrate.cpp import parse
+from migrate.cpp import fp8, parse
 from migrate.cpp.parse import Context, Token
 from migrate.context import FileContext
 from migrate.options import Options
@@ -136,7 +136,9 @@ class CppContext(FileContext):
         return mapping.newer_than(self.target_tuple)
 
     def hip_name(self, mapping: Mapping) -> str:
-        """The name to write for `mapping` under the target HIP version."""
+        """The name to write for `mapping` under the target HIP version (and, for fp8, the AMD targets)."""
         if mapping.older and self.too_new(mapping):
             return mapping.older
+        if mapping.hip in fp8.FNUZ_TO_OCP and fp8.ocp(self):
+            return fp8.FNUZ_TO_OCP[mapping.hip]
         return mapping.hip

@@ -3,27 +3,14 @@
 It is left exactly as it is, never guessed, and reported with its place so that someone ports it by
 hand. Names the project defines itself (its own macros, names in its own namespaces and classes, and any
 function, type, variable or parameter the file declares, at the declaration and at every use: NVIDIA's
-samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported.
+samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported. cuDNN's names are
+CPP033's, which says which MIOpen concept to use.
 """
-from migrate.cpp import nvtx_shim
+from migrate.cpp import bf16_conversions, cudnn, nvtx_shim
 from migrate.cpp.context import CUDA_LOOKING
-from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declared_in_scope, directive_condition
+from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declares, directive_condition
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
-
-
-def declares(token) -> bool:
-    """The token is the name being declared (a project's own function, type or variable)."""
-    node = token.node
-    parent = node.parent if node is not None else None
-    if parent is None:
-        return False
-    if parent.type in ("function_declarator", "init_declarator", "pointer_declarator", "type_definition",
-                       "struct_specifier", "class_specifier", "enum_specifier", "enumerator", "preproc_def",
-                       "preproc_function_def", "field_declaration", "array_declarator", "declaration",
-                       "parameter_declaration", "optional_parameter_declaration", "reference_declarator"):
-        return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
-    return declared_in_scope(node) is not None
 
 
 class UnsupportedCudaIdentifier(CppRule):
@@ -50,8 +37,10 @@ class UnsupportedCudaIdentifier(CppRule):
         for token in ctx.code_tokens():
             name = token.name
             if (name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own
-                    or name in nvtx_shim.NAMES):
-                continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx
+                    or name in nvtx_shim.NAMES or cudnn.canonical(name) is not None
+                    or (ctx.target_tuple >= bf16_conversions.SINCE and bf16_conversions.NAMES.fullmatch(name.encode()))):
+                continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
+                # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026
             known = packs.unsupported.get(name)
             if known is None and not CUDA_LOOKING.match(name):
                 continue

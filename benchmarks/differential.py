@@ -29,8 +29,9 @@ from migrate.stages.scan import collect  # noqa: E402
 
 TARGET = "7.0"  # the newest HIP the packs describe: no older-form fallbacks muddy the comparison
 # C++ rules that write code in place of an API HIP lacks, where hipify-perl leaves the CUDA call (CPP023: cg::reduce
-# and the scans become hipmigrate_cg's)
-REWRITES = {"CPP023"}
+# and the scans become hipmigrate_cg's; CPP030: cuDNN calls whose MIOpen counterpart takes other arguments, written
+# whole; CPP031: cuDNN's algorithm queries become MIOpen's find step)
+REWRITES = {"CPP023", "CPP030", "CPP031"}
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,8 @@ def reason(context: Context, cuda: str, ours: str | None, theirs: str | None, pa
     if ours is None and theirs is not None and cuda in packs.unsupported:
         return "no HIP counterpart known to the packs: reported as unsupported instead of renamed"
     if ours is None and theirs is not None and cuda.lower().startswith("cudnn"):
-        return ("hipify-perl renames cuDNN to hipDNN, which no ROCm release ships (MIOpen is AMD's DNN library, "
-                "with another API): reported (HAZ016, CPP006), never renamed")
+        return ("hipify-perl renames cuDNN to hipDNN, which no ROCm release ships; MIOpen has no counterpart: "
+                "reported with the MIOpen concept to use (CPP033), never renamed")
     if mapping is not None and ours == mapping.hip and theirs != ours:
         if theirs is None:
             return f"hipify-perl leaves it; HIP declares {mapping.hip} (since {mapping.since})"
@@ -78,6 +79,9 @@ def compare(root: Path) -> list[Disagreement]:
     ours = {r.path: r.new for r in result.files if r.new is not None}
     hazards = {(f.span.path, e.start): f"{f.code}: {f.message}" for f in result.findings
                if (f.code.startswith("HAZ") or f.code in REWRITES) and f.fix is not None for e in f.fix.edits}
+    # text a rule writes whole (an argument list reordered): the names inside it are that rule's
+    written = [(f.span.path, e.start, e.end, f"{f.code}: {f.message}") for f in result.findings
+               if f.code in REWRITES and f.fix is not None for e in f.fix.edits if e.end > e.start]
     theirs = hipify_perl.run(hipify_perl.find(), originals, quiet=True).data
     packs = default_packs()
     expected = {m.cuda: m.hip for m in packs.names.values()}
@@ -93,9 +97,10 @@ def compare(root: Path) -> list[Disagreement]:
             context, node, _ = ctx.locate(start, start + len(cuda))
             line_start = old.rfind(b"\n", 0, start) + 1
             in_include = old[line_start:start].lstrip().startswith(b"#") and b"include" in old[line_start:start]
+            fix = hazards.get((rel, start)) or next((why for path, s, e, why in written
+                                                     if path == rel and s <= start < e), None)
             found.append(Disagreement(rel, ctx.span(start, start).line, cuda, mine, other, context.value,
-                                      reason(context, cuda, mine, other, packs, in_include,
-                                             hazards.get((rel, start)))))
+                                      reason(context, cuda, mine, other, packs, in_include, fix)))
     return found
 
 

@@ -96,6 +96,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     if where:
         # Python and deployment files: a half-understood file is not edited at all.
         return Translation(ctx.data, (_copied_unchanged(ctx, where),))
+    ctx.memo.setdefault("rules", frozenset(r.code for r in rules))  # rules that write text others must keep out of
     for rule in rules:
         findings.extend(f for f in rule.check(ctx) if not ctx.unreached(f.span.start))
     result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options)])

@@ -30,6 +30,9 @@ RULES = REGISTRY.cpp()
 CUDA_INCLUDE = toolchain.TOOLCHAIN / "cuda" / "include"
 TARGETS_64 = ("gfx942", "gfx950", "gfx1100")
 
+# MIOpen is not in Debian 12 (the HIP 5.2 toolchain here); the cuDNN rules warn for a target before 6.4 (CPP033)
+MIOPEN_52 = "miopen/miopen.h: Debian 12 packages no MIOpen for its HIP 5.2 (this machine's limit)"
+
 # example id -> {release: why its migration does not build there}
 UNBUILT = {
     "CPP001-invalid-5": {"5.2": "roctx.h: Debian 12 packages no roctracer for its HIP 5.2 (this machine's limit)"},
@@ -55,6 +58,13 @@ UNBUILT = {
                          "6.4": "cooperative_groups/memcpy_async.h has no HIP counterpart"},
 
 
+    "CPP030-invalid-0": {"5.2": MIOPEN_52},
+    "CPP030-invalid-1": {"5.2": MIOPEN_52},
+    "CPP030-invalid-2": {"5.2": MIOPEN_52},
+    "CPP031-invalid-0": {"5.2": MIOPEN_52},
+    "CPP033-invalid-5": {"5.2": MIOPEN_52},
+    "CPP033-valid-7": {"5.2": MIOPEN_52},
+    "HAZ016-valid-10": {"5.2": MIOPEN_52},
     "CPP025-invalid-0": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-invalid-1": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-valid-2": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},

@@ -94,7 +94,7 @@ __device__ int lane() { int l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); 
 
 def test_libraries_and_launch_bounds():
     source = """\
-#include <cudnn.h>
+#include <cudnn_frontend.h>
 #include <mma.h>
 #include <thrust/sort.h>
 

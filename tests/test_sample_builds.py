@@ -86,6 +86,9 @@ def test_migrated_for_hip_6_4_builds_for_mi300_mi350_and_rdna3(sample, tmp_path,
     if sample.name == "cublas_sgemm":
         dynamic = subprocess.run([need_tool("readelf"), "-d", str(programs[0])], capture_output=True, text=True).stdout
         assert "Shared library: [libhipblas.so.2]" in dynamic and "[libamdhip64.so.6]" in dynamic, dynamic
+    if sample.name == "cudnn_conv":  # -lcudnn became -lMIOpen: ROCm 6.4's MIOpen 3.4 (libMIOpen.so.1)
+        dynamic = subprocess.run([need_tool("readelf"), "-d", str(programs[0])], capture_output=True, text=True).stdout
+        assert "Shared library: [libMIOpen.so.1]" in dynamic and "[libamdhip64.so.6]" in dynamic, dynamic
 
 
 @pytest.mark.parametrize("version, targets", [("5.2", ("gfx90a",)), ("6.4", AMD_TARGETS_64)])

@@ -8,7 +8,9 @@ hip::host, hip::device, hip::amdhip64 (find_package(hip)); roc::hipblas (hipblas
 hip::hipfft (hipfft); roc::hipsparse (hipsparse); roc::hipsolver (hipsolver); hip::hipcub (hipcub);
 roc::rccl (rccl); hiprtc::hiprtc (hiprtc, HIP 6 packages only: HIP 5.2 keeps hipRTC in libamdhip64).
 roc::hipblaslt (hipblaslt) and roc::rocthrust (rocthrust) are the names the hipBLASLt and rocThrust
-documentation gives; neither is packaged in Debian 12.
+documentation gives; neither is packaged in Debian 12. MIOpen (miopen, no namespace) is read from sid's
+libmiopen-dev 6.4.3 (miopen-targets.cmake); cuDNN has no CMake package of NVIDIA's, but projects (and
+cudnn_frontend) find it as CUDNN and link CUDNN::cudnn or CUDNN::cudnn_all.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ RCCL = HipLibrary("roc::rccl", "rccl")
 HIPRTC = HipLibrary("hiprtc::hiprtc", "hiprtc")
 HIPCUB = HipLibrary("hip::hipcub", "hipcub")
 ROCTHRUST = HipLibrary("roc::rocthrust", "rocthrust")
+MIOPEN = HipLibrary("MIOpen", "miopen")
 
 # The part after "CUDA::" of FindCUDAToolkit's imported targets.
 CUDA_TARGETS: dict[str, HipLibrary] = {
@@ -70,7 +73,7 @@ OTHER_TARGETS: dict[str, HipLibrary] = {
 LIBRARY_NAMES: dict[str, str] = {
     "cudart": "amdhip64", "cudart_static": "amdhip64", "cuda": "amdhip64", "cublas": "hipblas",
     "cublasLt": "hipblaslt", "curand": "hiprand", "cufft": "hipfft", "cusparse": "hipsparse",
-    "cusolver": "hipsolver", "nccl": "rccl", "nvrtc": "hiprtc",
+    "cusolver": "hipsolver", "nccl": "rccl", "nvrtc": "hiprtc", "cudnn": "MIOpen",
 }
 
 # FindCUDA / FindCUDAToolkit result variables that hold libraries.
@@ -90,13 +93,16 @@ HIP_TARGET_PACKAGES: dict[str, str] = {
 }
 HIP_TARGET_PACKAGES["hip::device"] = "hip"
 
-NAMESPACED = re.compile(r"(?<!\w)(?<!::)((?:CUDA|CUB|CCCL|Thrust)::\w+)")
+NAMESPACED = re.compile(r"(?<!\w)(?<!::)((?:CUDA|CUB|CCCL|Thrust|CUDNN)::\w+)")
 VARIABLE_REF = re.compile(r"\$\{(\w+)\}")
 HIP_TARGET = re.compile(r"(?<!\w)(?<!::)((?:hip|roc|hiprtc)::\w+)")
 
 
 def hip_library(target: str, ctx: CMakeContext) -> HipLibrary | None:
-    """The HIP library for a CUDA namespaced target ("CUDA::cublas", "CUB::CUB"), None if unknown."""
+    """The HIP library for a CUDA namespaced target ("CUDA::cublas", "CUB::CUB", "CUDNN::cudnn"), None if
+    unknown. Every CUDNN:: target (cudnn, cudnn_all, the cudnn_ops/cnn/adv/graph parts) is MIOpen's one library."""
+    if target.startswith("CUDNN::"):
+        return MIOPEN
     if target.startswith("CUDA::"):
         lib = CUDA_TARGETS.get(target[6:])
     else:
@@ -143,9 +149,11 @@ def required_packages(ctx: CMakeContext) -> list[str]:
 
 
 def found_packages(ctx: CMakeContext) -> set[str]:
-    """Lower-cased names of the packages the file already looks for (CUDA's own excluded)."""
-    return {c.args[0].value.lower() for c in ctx.named("find_package")
-            if c.args and c.args[0].value not in ("CUDA", "CUDAToolkit")}
+    """Lower-cased names of the packages the file already looks for (CUDA's own excluded; cuDNN's counts as
+    miopen, which BLD020 makes it)."""
+    found = {c.args[0].value.lower() for c in ctx.named("find_package")
+             if c.args and c.args[0].value not in ("CUDA", "CUDAToolkit")}
+    return {"miopen" if name == "cudnn" else name for name in found}
 
 
 # ------------------------------------------------------------------------------------------------ layout

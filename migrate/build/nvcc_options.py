@@ -48,10 +48,9 @@ LIBRARIES: dict[str, str | None] = {
     "curand": "hiprand", "curand_static": "hiprand", "cufft": "hipfft", "cufft_static": "hipfft",
     "cusparse": "hipsparse", "cusparse_static": "hipsparse", "cusolver": "hipsolver",
     "cusolver_static": "hipsolver", "nccl": "rccl", "nvrtc": "hiprtc", "nvToolsExt": "roctx64",
-    "cudnn": None, "cudadevrt": None, "cupti": None, "nvidia-ml": None, "culibos": None,
+    "cudnn": "MIOpen", "cudadevrt": None, "cupti": None, "nvidia-ml": None, "culibos": None,
 }
 _LIBRARY_LOST = {
-    "cudnn": "cuDNN has no drop-in counterpart: MIOpen has a different API; port the calls by hand",
     "cudadevrt": "the device runtime serves dynamic parallelism, which HIP does not support",
     "cupti": "CUPTI is NVIDIA's profiling interface: use rocprofiler/roctracer",
     "nvidia-ml": "NVML is NVIDIA's management library: use amd_smi (libamd_smi)",

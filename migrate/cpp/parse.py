@@ -123,6 +123,20 @@ def declared_in_scope(node: tree_sitter.Node) -> tree_sitter.Node | None:
     return None
 
 
+def declares(token: Token) -> bool:
+    """The token is the name being declared (a project's own function, type or variable)."""
+    node = token.node
+    parent = node.parent if node is not None else None
+    if parent is None:
+        return False
+    if parent.type in ("function_declarator", "init_declarator", "pointer_declarator", "type_definition",
+                       "struct_specifier", "class_specifier", "enum_specifier", "enumerator", "preproc_def",
+                       "preproc_function_def", "field_declaration", "array_declarator", "declaration",
+                       "parameter_declaration", "optional_parameter_declaration", "reference_declarator"):
+        return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+    return declared_in_scope(node) is not None
+
+
 def in_user_namespace(node: tree_sitter.Node) -> bool:
     """Is `node` qualified, at any depth, by a namespace other than a library's: `mine::cudaMalloc`, and the `cub`
     of `at::cuda::cub::inclusive_scan` (PyTorch's own `cub` namespace), but not `cub::BlockReduce`."""

@@ -15,6 +15,7 @@ Each becomes the target the HIP package exports, as read from the packages' `-ta
 | `CUDA::nvrtc` | `hiprtc::hiprtc` from HIP 6.0; `hip::host` before (hipRTC lived in libamdhip64) | hiprtc |
 | `CUB::CUB`, `CCCL::CUB` | `hip::hipcub` | hipcub |
 | `Thrust::Thrust`, `CCCL::Thrust` | `roc::rocthrust` | rocthrust |
+| `CUDNN::cudnn`, `CUDNN::cudnn_all` and any other `CUDNN::` part (a FindCUDNN module's) | `MIOpen` | miopen |
 
 NVTX, CUPTI, NVML, OpenCL and cuFFTW targets are reported without a fix, as is any other `CUDA::` name.
 BLD002 adds the `find_package` each target needs.
@@ -57,6 +58,9 @@ class CudaImportedTarget(FileRule):
         Invalid("if(TARGET CUDA::cublas)\n  set(HAVE_BLAS ON)\nendif()\n",
                 fixed="if(TARGET roc::hipblas)\n  set(HAVE_BLAS ON)\nendif()\n"),
         Invalid("target_link_libraries(app CUDA::nvToolsExt)\n"),
+        Invalid("target_link_libraries(net PRIVATE CUDNN::cudnn_all CUDA::cudart)\n",
+                fixed="target_link_libraries(net PRIVATE MIOpen hip::host)\n",
+                message="CUDNN::cudnn_all is NVIDIA's library: its HIP counterpart is MIOpen"),
         Valid("target_link_libraries(app PRIVATE hip::host roc::hipblas)\n"),
         Valid("target_link_libraries(app PRIVATE MYCUDA::cudart)\n# CUDA::cudart\n"),
     ]

@@ -3,11 +3,12 @@
 The C++ rules move the calls to the HIP wrapper libraries (hipBLAS, hipRAND, hipFFT, hipSPARSE,
 hipSOLVER, RCCL, ...), so the link names follow: `-lcublas` → `-lhipblas`, `-lcublasLt` → `-lhipblaslt`,
 `-lcurand` → `-lhiprand`, `-lcufft` → `-lhipfft`, `-lcusparse` → `-lhipsparse`, `-lcusolver` →
-`-lhipsolver`, `-lnccl` → `-lrccl`, `-lnvrtc` → `-lhiprtc`, `-lnvToolsExt` → `-lroctx64`. A `_static`
-variant maps to the same library (ROCm ships them shared). hipRTC is part of libamdhip64 before ROCm 6.0,
+`-lhipsolver`, `-lnccl` → `-lrccl`, `-lnvrtc` → `-lhiprtc`, `-lnvToolsExt` → `-lroctx64`, `-lcudnn` →
+`-lMIOpen` (whose calls the cudnn pack and CPP030-CPP033 port). A `_static` variant maps to the same library
+(ROCm ships them shared). hipRTC is part of libamdhip64 before ROCm 6.0,
 so for older targets `-lnvrtc` is removed. Libraries newer than the target HIP (hipBLASLt, hipTensor:
-5.7; hipSPARSELt: 6.0) are mapped with a warning. Libraries without a drop-in counterpart (cuDNN →
-MIOpen, a different API; CUPTI, NVML, NPP, nvJPEG, cuFile, cuFFTW) are reported and left in place.
+5.7; hipSPARSELt: 6.0) are mapped with a warning. Libraries without a drop-in counterpart (CUPTI, NVML, NPP,
+nvJPEG, cuFile, cuFFTW) are reported and left in place.
 """
 from migrate.build.make import drop
 from migrate.model import Edit, RuleKind, Severity
@@ -18,11 +19,11 @@ RENAMED = {  # CUDA library → (HIP library, since HIP version)
     "cufft": ("hipfft", (0, 0)), "cusparse": ("hipsparse", (0, 0)), "cusolver": ("hipsolver", (0, 0)),
     "cusparseLt": ("hipsparselt", (6, 0)), "cutensor": ("hiptensor", (5, 7)), "nccl": ("rccl", (0, 0)),
     "nvrtc": ("hiprtc", (6, 0)), "nvToolsExt": ("roctx64", (0, 0)), "nvtx3interop": ("roctx64", (0, 0)),
+    "cudnn": ("MIOpen", (0, 0)),
 }
 IN_RUNTIME = {"nvrtc": "hipRTC is part of libamdhip64 before ROCm 6.0, and hipcc links that",
               "nvrtc-builtins": "hipRTC's builtins are found by hipRTC itself"}
 UNMAPPED = {
-    "cudnn": "cuDNN's counterpart MIOpen (-lMIOpen) has a different API: port the calls first",
     "cupti": "CUPTI's counterparts (rocprofiler-sdk, roctracer) have different APIs",
     "nvidia-ml": "NVML's counterpart is AMD SMI (-lamd_smi), with a different API",
     "nvjpeg": "nvJPEG's counterpart rocJPEG has a different API",
@@ -48,8 +49,8 @@ class CudaLibraryLink(FileRule):
         Invalid("LIBS = -lcublasLt\n", fixed="LIBS = -lhipblaslt\n", options=(("hip_version", "5.2"),),
                 message="-lcublasLt links cuBLASLt: its HIP counterpart is -lhipblaslt, which needs HIP 5.7 or "
                         "later (the target is 5.2)"),
-        Invalid("LIBS = -lcudnn -lcublas\n", fixed="LIBS = -lcudnn -lhipblas\n",
-                message="-lcudnn: cuDNN's counterpart MIOpen (-lMIOpen) has a different API: port the calls first"),
+        Invalid("LIBS = -lcudnn -lcublas\n", fixed="LIBS = -lMIOpen -lhipblas\n",
+                message="-lcudnn links cuDNN: its HIP counterpart is -lMIOpen"),
         Valid("LIBS := -lhipblas -lhiprand -lrccl\n"),
         Valid("LIBS := -lcublas_wrapper -lcurses\n"),
         Valid("# LIBS := -lcublas\n"),
@@ -87,5 +88,5 @@ class CudaLibraryLink(FileRule):
     def _label(base: str) -> str:
         names = {"cublas": "cuBLAS", "cublasLt": "cuBLASLt", "curand": "cuRAND", "cufft": "cuFFT",
                  "cusparse": "cuSPARSE", "cusolver": "cuSOLVER", "cusparseLt": "cuSPARSELt", "cutensor": "cuTENSOR",
-                 "nccl": "NCCL", "nvrtc": "NVRTC", "nvToolsExt": "NVTX", "nvtx3interop": "NVTX 3"}
+                 "nccl": "NCCL", "nvrtc": "NVRTC", "nvToolsExt": "NVTX", "nvtx3interop": "NVTX 3", "cudnn": "cuDNN"}
         return names[base]

@@ -4,8 +4,11 @@ The packs under rules/mappings/ are data; this rule applies them token by token.
 in code and in macro bodies are renamed: never text inside string literals or comments (unless
 `--translate-comments`), never identifiers that merely contain a CUDA name (`my_cudaMalloc`), never
 members (`obj.cudaMalloc`) or names declared in or qualified by a user namespace (`mine::cudaMalloc`).
-Each finding carries the code of the pack that mapped it (MAP001 runtime, MAP006 cuBLAS, ...).
+Each finding carries the code of the pack that mapped it (MAP001 runtime, MAP006 cuBLAS, ...). The arguments of a
+cuDNN call whose MIOpen counterpart takes other arguments are written whole by CPP030/CPP031, renames included:
+their identifiers are left to those rules.
 """
+from migrate.cpp import cudnn
 from migrate.model import Edit, RuleKind
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -44,6 +47,7 @@ class CudaApiIdentifier(CppRule):
     def check(self, ctx):
         names = ctx.packs.names
         renames: dict[str, tuple] = {}  # name -> (mapping, HIP name, message, title): tens of uses per name
+        claimed = cudnn.claimed(ctx) if cudnn.mentions_cudnn(ctx.data) else None
         for token in ctx.code_tokens():
             name = token.name
             known = renames.get(name)
@@ -52,7 +56,7 @@ class CudaApiIdentifier(CppRule):
                 new = ctx.hip_name(mapping) if mapping is not None else name
                 known = renames[name] = (mapping, new, f"{name} is {new} in HIP", f"Rename to {new}")
             mapping, new, message, title = known
-            if new == name:
+            if new == name or claimed is not None and claimed.holds(token.start, token.end):
                 continue
             yield self.finding(ctx, token.start, token.end, message, edits=(Edit(token.start, token.end, new),),
                                title=title, family=mapping.family, code=mapping.code, matched=name)

@@ -1,0 +1,189 @@
+"""What the cuDNN -> MIOpen rules share: cuDNN's names as written (and as hipify-perl writes them), argument text
+with the packs' renames applied, and the spans of calls whose arguments a cuDNN rule writes whole.
+
+The plain renames are the cudnn pack's (rules/mappings/cudnn.toml). Where a MIOpen call takes other arguments than
+cuDNN's, CPP030 (migrate/cpp/cudnn_calls.py) writes the argument list again, and CPP031 (migrate/cpp/cudnn_find.py)
+replaces cuDNN's algorithm queries; the identifiers inside text they write are renamed by them, so the pack renames
+(MAP000) and hipify-perl's hipDNN names (CPP032) keep out of those spans (`claimed`), and the reports of names with
+no counterpart (CPP006, CPP033) keep out of text that the rewrite drops (`dropped`).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from migrate.cpp.parse import Token
+from migrate.model import Edit, Severity
+
+CUDNN_NAME = re.compile(r"(?:cudnn[A-Z_]|CUDNN_)\w*")
+HIPDNN_NAME = re.compile(r"(?:hipdnn[A-Z_]|HIPDNN_)\w*")
+# hipify-perl (without -roc) writes hipDNN's names for cuDNN's: the prefix swapped (cudnnCreate -> hipdnnCreate,
+# CUDNN_DATA_FLOAT -> HIPDNN_DATA_FLOAT), except these (read from its substitution table, 6.0.2).
+HIPDNN_SPELLED_OTHERWISE = {
+    "HIPDNN_ACTIVATION_PATHTRU": "CUDNN_ACTIVATION_IDENTITY",
+    "HIPDNN_LRN_CROSS_CHANNEL": "CUDNN_LRN_CROSS_CHANNEL_DIM1",
+    "HIPDNN_CONVOLUTION_BWD_DATA_ALGO_TRANSPOSE_GEMM": "CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT",
+    "HIPDNN_RNN_WITH_BIAS": "CUDNN_RNN_DOUBLE_BIAS",
+}
+# The header hipify-perl writes for <cudnn.h>.
+HIPDNN_HEADER = "hipDNN.h"
+CUDNN_HEADERS = re.compile(r"cudnn(?:_[a-z]+)*(?:_v\d+)?\.h|hipDNN\.h")
+
+
+def canonical(name: str) -> str | None:
+    """cuDNN's name for `name` as written: itself for a cuDNN name, cuDNN's for hipify-perl's hipDNN spelling,
+    None for any other name."""
+    if CUDNN_NAME.fullmatch(name):
+        return name
+    if not HIPDNN_NAME.fullmatch(name):
+        return None
+    if name in HIPDNN_SPELLED_OTHERWISE:
+        return HIPDNN_SPELLED_OTHERWISE[name]
+    return "cudnn" + name[len("hipdnn"):] if name.startswith("hipdnn") else "CUDNN_" + name[len("HIPDNN_"):]
+
+
+def mentions_cudnn(data: bytes) -> bool:
+    return b"cudnn" in data or b"CUDNN_" in data or b"hipdnn" in data or b"HIPDNN_" in data
+
+
+def hip_name(ctx, name: str) -> str:
+    """The name the packs give `name` (a cuDNN name in either spelling, or any other CUDA name) for the target;
+    `name` itself when no pack maps it."""
+    mapping = ctx.packs.names.get(canonical(name) or name)
+    return ctx.hip_name(mapping) if mapping is not None else name
+
+
+def code_tokens_in(ctx, start: int, end: int) -> list[Token]:
+    """The identifier tokens in code within [start, end): those the packs know or that look like CUDA, and
+    hipify-perl's hipDNN names."""
+    tokens = ctx.once("cudnn:tokens", lambda c: sorted([*c.code_tokens(), *hipdnn_tokens(c)], key=lambda t: t.start))
+    starts = ctx.once("cudnn:token-starts", lambda c: [t.start for t in tokens])
+    i = bisect.bisect_left(starts, start)
+    out = []
+    while i < len(tokens) and tokens[i].start < end:
+        if tokens[i].end <= end:
+            out.append(tokens[i])
+        i += 1
+    return out
+
+
+def hip_text(ctx, start: int, end: int) -> str:
+    """The source text of [start, end) with every identifier the packs rename renamed, as MAP000 renames it (or as
+    CPP032 renames hipify-perl's hipDNN names) when no rule writes that text whole."""
+    pieces, pos = [], start
+    for token in code_tokens_in(ctx, start, end):
+        new = hip_name(ctx, token.name)
+        if new != token.name:
+            pieces += [ctx.text(pos, token.start), new]
+            pos = token.end
+    pieces.append(ctx.text(pos, end))
+    return "".join(pieces)
+
+
+def column(ctx, offset: int) -> int:
+    return offset - (ctx.data.rfind(b"\n", 0, offset) + 1)
+
+
+def aligned(separator: str, first_column: int, delta: int) -> str:
+    """A separator between two arguments, whose line break is followed by blanks up to the first argument's column
+    (an argument list laid out under its opening parenthesis), with `delta` more blanks (the function's name grew
+    by `delta` characters)."""
+    head, newline, indent = separator.rpartition("\n")
+    if not newline or delta == 0 or indent.strip() or len(indent) != first_column:
+        return separator
+    return head + newline + " " * max(0, first_column + delta)
+
+
+def realigned(ctx, spans: list[tuple[int, int]], delta: int) -> list[Edit]:
+    """Whitespace edits that keep an argument list laid out under its opening parenthesis when the function's name
+    changes length by `delta` and the arguments themselves are left as they are."""
+    if delta == 0 or len(spans) < 2:
+        return []
+    first = column(ctx, spans[0][0])
+    edits = []
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        between = ctx.text(end, start)
+        new = aligned(between, first, delta)
+        if new != between:
+            line_start = ctx.data.rfind(b"\n", 0, start) + 1
+            edits.append(Edit(line_start, start, new.rpartition("\n")[2]))
+    return edits
+
+
+def hipdnn_tokens(ctx) -> list[Token]:
+    """hipify-perl's hipDNN names in code (no pack knows them, so they are not among ctx.code_tokens())."""
+    def find(c):
+        if b"hipdnn" not in c.data and b"HIPDNN_" not in c.data:
+            return []
+        return [t for _, t in c.code_matches(re.compile(rb"(?<![\w$])((?:hipdnn|HIPDNN_)\w+)"))]
+    return ctx.once("cudnn:hipdnn-tokens", find)
+
+
+def named_tokens(ctx) -> list[Token]:
+    """Every token in code that is a cuDNN name in either spelling, in file order."""
+    def find(c):
+        found = [t for t in c.code_tokens() if canonical(t.name) is not None]
+        return sorted(found + hipdnn_tokens(c), key=lambda t: t.start)
+    return ctx.once("cudnn:named-tokens", find)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """What a cuDNN rule does at one place: its finding (span, message, severity) and fix, and the text it claims."""
+
+    start: int
+    end: int
+    message: str
+    severity: Severity
+    edits: tuple[Edit, ...] = ()
+    title: str = ""
+    claimed: tuple[tuple[int, int], ...] = ()  # text the edits write whole (identifiers in it renamed by them)
+    dropped: tuple[tuple[int, int], ...] = ()  # text the edits remove
+
+
+@dataclass(frozen=True)
+class Spans:
+    """Sorted, non-overlapping byte ranges, asked whether they hold an offset."""
+
+    ranges: tuple[tuple[int, int], ...] = ()
+
+    def holds(self, start: int, end: int) -> bool:
+        i = bisect.bisect_right(self.ranges, (start, float("inf"))) - 1
+        return i >= 0 and self.ranges[i][0] <= start and end <= self.ranges[i][1]
+
+
+def _merged(ranges) -> Spans:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return Spans(tuple(out))
+
+
+def claimed(ctx) -> Spans:
+    """Text a cuDNN rule writes whole: renamers leave the identifiers in it alone."""
+    return ctx.once("cudnn:claimed", lambda c: _merged(r for w in _rewrites(c) for r in w.claimed))
+
+
+def dropped(ctx) -> Spans:
+    """Text a cuDNN rule removes: nothing in it is reported as left unported."""
+    return ctx.once("cudnn:dropped", lambda c: _merged(r for w in _rewrites(c) for r in w.dropped))
+
+
+def _rewrites(ctx):
+    """The rewrites of the cuDNN rules that run on this file (all of them when the file is not run through
+    migrate.fixing.run_rules, which records the rules it runs)."""
+    if not mentions_cudnn(ctx.data):
+        return []
+    from migrate.cpp import cudnn_calls, cudnn_find
+
+    running = ctx.memo.get("rules")
+    out = []
+    if running is None or "CPP030" in running:
+        out += cudnn_calls.rewrites(ctx)
+    if running is None or "CPP031" in running:
+        out += cudnn_find.rewrites(ctx)
+    return out

@@ -172,3 +172,27 @@ def test_the_find_step_block_is_written_once(tmp_path):
     first, _ = migrated((SAMPLE / "src" / "cudnn_conv.cu").read_text())
     again, _ = migrated(first)
     assert again == first and first.count(cudnn_find.MARKER + ":") == 2  # its opening line and its end
+
+
+def test_the_other_families_migrate_and_build(tmp_path, hipcc64):
+    """tests/fixtures/cudnn/layers.cu (pooling, activation, softmax, batch normalization, LRN, dropout, tensor
+    operations and reductions, N-d and NHWC descriptors) compiles with nvcc against cuDNN 9.28; migrated, it
+    compiles against MIOpen 3.4 with every call rewritten and nothing left to report."""
+    source = ROOT / "tests" / "fixtures" / "cudnn" / "layers.cu"
+    proc = subprocess.run([need_tool("nvcc"), "-arch=sm_90", "-std=c++17", "--cuda", str(source), "-o",
+                           str(tmp_path / "layers.ii"), f"-I{CUDNN_INCLUDE}"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text, findings = migrated(source.read_text(), path="layers.cu")
+    assert {f.code for f in findings} == {"MAP018", "CPP030", "CPP001"}
+    assert all(f.severity.label == "info" for f in findings)
+    assert not re.search(r"\b(?:cudnn|CUDNN_)", re.sub(r"//[^\n]*", "", text))
+    for line in ("miopenSet4dTensorDescriptorEx(l.x, miopenFloat, n, c, h, w, c * h * w, 1, w * c, c)",
+                 "miopenSetTensorDescriptor(l.filter, miopenHalf, 5, filterDims, nullptr)",
+                 "miopenPoolingForward(l.handle, l.pool, &one, l.x, x, &zero, l.y, y, false, nullptr, 0)",
+                 "miopenSetActivationDescriptor(l.act, miopenActivationTANH, 1.0, 1.0, 0.0)",
+                 "miopenDropoutForward(l.handle, l.drop, l.x, l.x, x, l.x, scratch, reserve, reserveBytes)"):
+        assert line in text, line
+    migrated_file = tmp_path / "layers.cu"
+    migrated_file.write_text(text)
+    proc = hipcc_compile(hipcc64, migrated_file, [], tmp_path, "gfx942")
+    assert proc.returncode == 0, proc.stderr[-3000:]

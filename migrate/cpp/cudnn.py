@@ -111,6 +111,28 @@ def realigned(ctx, spans: list[tuple[int, int]], delta: int) -> list[Edit]:
     return edits
 
 
+def declaration_of(ctx, name: str, at):
+    """The identifier node that declares variable or parameter `name` as seen from node `at`: the last declaration
+    before it in the same function, else at file scope; None when the file declares none."""
+    from migrate.cpp import parse
+
+    found = None
+    where = _function(at)
+    for node, _, _ in ctx.once("cudnn:declarations", lambda c: list(parse.declarations(c.tree.root_node, None))):
+        if node.type != "identifier" or node.text != name.encode() or node.start_byte > at.start_byte:
+            continue
+        scope = _function(node)
+        if scope is None or scope == where:
+            found = node
+    return found
+
+
+def _function(node):
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
 def hipdnn_tokens(ctx) -> list[Token]:
     """hipify-perl's hipDNN names in code (no pack knows them, so they are not among ctx.code_tokens())."""
     def find(c):

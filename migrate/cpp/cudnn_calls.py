@@ -297,8 +297,7 @@ def _rewrite(call: Call, shape: Shape) -> Rewrite | None:
     delta, column = len(name) - len(token.name), cudnn.column(ctx, first)
     separators = [cudnn.aligned(ctx.text(call.spans[i][1], call.spans[i + 1][0]), column, delta)
                   for i in range(len(call.spans) - 1)]
-    text = new[0] + "".join((separators[j - 1] if j - 1 < len(separators) else ", ") + new[j]
-                            for j in range(1, len(new)))
+    text = new[0] + "".join(_separator(separators, decision.order, j) + new[j] for j in range(1, len(new)))
     edits = [Edit(first, last, text)]
     claimed = [(first, last)]
     if decision.name:
@@ -308,6 +307,19 @@ def _rewrite(call: Call, shape: Shape) -> Rewrite | None:
     dropped = tuple(call.spans[i] for i in range(len(call.spans)) if i not in kept)
     return Rewrite(start, end, f"{call.cuda} -> {name}: {decision.says}", decision.severity, tuple(edits),
                    f"Write {name}'s arguments", tuple(claimed), dropped)
+
+
+def _separator(separators: list[str], order, j: int) -> str:
+    """What goes before the j-th new argument. Where the arguments keep their order (some dropped, some added):
+    the separator that preceded that argument in the source (a dropped one takes its own with it), ", " before
+    added text. Where they move: the j-th separator of the source, so that line breaks stay where they were."""
+    kept = [i for i in order if isinstance(i, int)]
+    before, here = order[j - 1], order[j]
+    if all(a <= b for a, b in zip(kept, kept[1:])):
+        if isinstance(before, int) and isinstance(here, int) and here > before:
+            return separators[here - 1]
+        return ", "
+    return separators[j - 1] if j - 1 < len(separators) else ", "
 
 
 def _replace_call(call: Call, decision: Decision, start: int, end: int) -> Rewrite:
@@ -352,25 +364,15 @@ def _const_casts(call: Call, start: int, end: int) -> Rewrite | None:
 
 
 def _points_to_const(call: Call, i: int) -> bool:
-    """The argument is `&v` or `p` for a variable the file declares `const T v` or `const T* p`."""
+    """The argument is `&v` or `p` for a variable (or parameter) declared `const T v` or `const T* p`, where the
+    call sees it."""
     text = call.written[i].strip()
     name = text[1:].strip() if text.startswith("&") else text
-    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+    if call.base or not re.fullmatch(r"[A-Za-z_]\w*", name):
         return False
-    declared = call.ctx.once("cudnn:const-names", _const_names)
-    return name in declared
-
-
-def _const_names(ctx) -> set[str]:
-    """Names of the variables and parameters the file declares with `const` in their declaration's type."""
-    from migrate.cpp import parse
-
-    names = set()
-    for node, _, _ in parse.declarations(ctx.tree.root_node, None):
-        declaration = node.parent
-        while declaration is not None and declaration.type not in ("declaration", "parameter_declaration"):
-            declaration = declaration.parent
-        if node.type == "identifier" and declaration is not None and any(
-                c.type == "type_qualifier" and c.text == b"const" for c in declaration.children):
-            names.add(node.text.decode("utf-8", "replace"))
-    return names
+    node = cudnn.declaration_of(call.ctx, name, call.node)
+    declaration = node.parent if node is not None else None
+    while declaration is not None and declaration.type not in ("declaration", "parameter_declaration"):
+        declaration = declaration.parent
+    return declaration is not None and any(c.type == "type_qualifier" and c.text == b"const"
+                                           for c in declaration.children)

@@ -13,7 +13,7 @@ or in code written for MIOpen), each with its own argument positions.
 """
 import re
 
-from migrate.cpp import cudnn, parse
+from migrate.cpp import cudnn
 from migrate.cpp.calls import arguments, call_of
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
@@ -97,31 +97,13 @@ class CudnnScalingFactors(CppRule):
 def _value(ctx, call, text: str, base: int) -> str | None:
     """The constant a factor argument points to (`&one` -> "1.0f"), None when it cannot be told."""
     m = POINTER.fullmatch(text)
-    if m is None or base:
+    node = cudnn.declaration_of(ctx, m.group(1), call) if m is not None and not base else None
+    declarator = node.parent if node is not None else None
+    if declarator is None or declarator.type != "init_declarator":
         return None
-    name = m.group(1).encode()
-    best = None
-    for node, _, _ in parse.declarations(ctx.tree.root_node, None):
-        if node.text != name or node.start_byte > call.start_byte:
-            continue
-        scope = _function(node)
-        if scope is not None and scope != _function(call):
-            continue
-        declarator = node.parent
-        if declarator is None or declarator.type != "init_declarator":
-            continue
-        value = declarator.child_by_field_name("value")
-        if value is not None and NUMBER.fullmatch(value.text.decode("utf-8", "replace").strip()):
-            best = value.text.decode("utf-8", "replace").strip()
-        else:
-            best = None
-    return best
-
-
-def _function(node):
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
+    value = declarator.child_by_field_name("value")
+    text = value.text.decode("utf-8", "replace").strip() if value is not None else ""
+    return text if NUMBER.fullmatch(text) else None
 
 
 def _number(text: str) -> float:

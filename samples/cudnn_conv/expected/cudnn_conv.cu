@@ -154,7 +154,7 @@ static double error_of(const std::vector<float>& got, const std::vector<double>&
     double worst = 0.0;
     for (size_t i = 0; i < want.size(); ++i) {
         double e = std::fabs(double(got[i]) - want[i]) / (1.0 + std::fabs(want[i]));
-        if (!(e <= worst)) worst = e;  // a NaN sticks
+        if (std::isnan(e) || (e > worst && !std::isnan(worst))) worst = e;  // a NaN, once seen, stays
     }
     return worst;
 }

@@ -62,7 +62,7 @@ def reason(context: Context, cuda: str, ours: str | None, theirs: str | None, pa
     if ours is None and theirs is not None and cuda in packs.unsupported:
         return "no HIP counterpart known to the packs: reported as unsupported instead of renamed"
     if ours is None and theirs is not None and cuda.lower().startswith("cudnn"):
-        return ("hipify-perl renames cuDNN to hipDNN, which no ROCm release ships; MIOpen has no counterpart: "
+        return ("hipify-perl renames cuDNN to an old hipDNN that no ROCm release ships; MIOpen has no counterpart: "
                 "reported with the MIOpen concept to use (CPP033), never renamed")
     if mapping is not None and ours == mapping.hip and theirs != ours:
         if theirs is None:

@@ -24,7 +24,8 @@ OLD = (("hip_version", "5.2"),)
 BACKEND = ("cuDNN's backend (graph) API: MIOpen 3.4 has a backend API of the same shape (miopenBackendCreateDescriptor, "
            "miopenBackendSetAttribute, miopenBackendFinalize, miopenBackendExecute; declared when MIOPEN_BETA_API is "
            "defined) for fewer operation graphs, and Find 2.0 problems (miopenCreateConvProblem, miopenFuseProblems, "
-           "miopenFindSolutions, miopenRunSolution) and fusion plans (miopenCreateFusionPlan)")
+           "miopenFindSolutions, miopenRunSolution) and fusion plans (miopenCreateFusionPlan); ROCm 7's hipDNN (in beta) "
+           "follows cuDNN's graph API")
 # (pattern over cuDNN's name, the MIOpen concept), first match wins
 CONCEPTS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), c) for p, c in [
     (r"^CUDNN_(?:LAYER|GROUP|INSTANCE|RMS|ADA_LAYER|BATCH)_NORM$",

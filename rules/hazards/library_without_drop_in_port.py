@@ -26,7 +26,8 @@ THRUST_CUDA = re.compile(rb"\bthrust\s*::\s*(cuda)\s*::\s*par(?:_nosync)?\b")
 LIBRARIES = {
     "cudnn_frontend": ("cudnn_frontend (NVIDIA's C++ graph API)", "has no MIOpen build: express the graph with "
                        "MIOpen's backend API (miopenBackend*, with MIOPEN_BETA_API), its Find 2.0 problems "
-                       "(miopenCreateConvProblem, miopenFindSolutions, miopenRunSolution) or a fusion plan",
+                       "(miopenCreateConvProblem, miopenFindSolutions, miopenRunSolution) or a fusion plan (from ROCm 7, "
+                       "hipDNN's hipdnn_frontend, in beta, follows cudnn_frontend's graph API)",
                        Severity.ERROR),
     "wmma": ("WMMA (nvcuda::wmma)", "does not exist in HIP: use rocWMMA (rocwmma::fragment, 64-lane wavefronts)",
              Severity.ERROR),

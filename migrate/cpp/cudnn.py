@@ -164,6 +164,13 @@ class Rewrite:
     dropped: tuple[tuple[int, int], ...] = ()  # text the edits remove
 
 
+def findings(rule, ctx, rewrites):
+    """The findings of `rule` for its rewrites."""
+    for r in rewrites:
+        yield rule.finding(ctx, r.start, r.end, r.message, edits=r.edits, title=r.title, severity=r.severity,
+                           family="cudnn")
+
+
 @dataclass(frozen=True)
 class Spans:
     """Sorted, non-overlapping byte ranges, asked whether they hold an offset."""

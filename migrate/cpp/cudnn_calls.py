@@ -215,7 +215,8 @@ SHAPES: dict[str, Shape] = {
         "option: " + OUT_NOT_WRITTEN.format(what="the NaN option (argument 3)"), Severity.WARNING),
     "cudnnGetPoolingNdDescriptor": Shape(8, (0, 1, 2, 4, 5, 6, 7), "MIOpen's pooling descriptor has no NaN option: "
         + OUT_NOT_WRITTEN.format(what="the NaN option (argument 4)"), Severity.WARNING),
-    "cudnnPoolingForward": Shape(8, decide=_pass_or_report("cudnnPoolingBackward", tuple(range(8)), ("false", "null", "0"),
+    "cudnnPoolingForward": Shape(8, decide=_pass_or_report("cudnnPoolingBackward", tuple(range(8)),
+                                                           ("false", "null", "0"),
         "miopenPoolingForward also takes do_backward, a workspace and its size: false, none and 0 written (no "
         "backward pass in this file needs the indices a max pooling saves)",
         "miopenPoolingForward must save the indices of the maxima for miopenPoolingBackward: allocate "
@@ -352,15 +353,15 @@ def _const_casts(call: Call, start: int, end: int) -> Rewrite | None:
     for i in at:
         s, e = call.spans[i]
         text = call.written[i].strip()
-        wrapped = text if SIMPLE.fullmatch(text) or text.startswith("&") and SIMPLE.fullmatch(text[1:]) else None
-        if wrapped is not None:
+        if SIMPLE.fullmatch(text) or text.startswith("&") and SIMPLE.fullmatch(text[1:]):
             edits.append(Edit(s, s, "(void*)"))
         else:
             edits += [Edit(s, s, "(void*)("), Edit(e, e, ")")]
     which = ", ".join(str(i + 1) for i in at)
-    return Rewrite(start, end, f"{call.cuda}: MIOpen takes alpha, beta, the scale and bias{' and the estimates' if 'Inference' in call.cuda else ''} "
-                   f"as void*, not const void*: argument {which} points to const and is cast", Severity.INFO,
-                   tuple(edits), "Cast to void*")
+    what = ("alpha, beta, the scale, the bias and the estimates" if "Inference" in call.cuda else
+            "alpha, beta, the scale and the bias")
+    return Rewrite(start, end, f"{call.cuda}: MIOpen takes {what} as void*, not const void*: argument {which} points "
+                   "to const and is cast", Severity.INFO, tuple(edits), "Cast to void*")
 
 
 def _points_to_const(call: Call, i: int) -> bool:

@@ -65,9 +65,10 @@ def block(helpers: set[str], newline: str = "\n") -> str:
              "#include <hip/hip_runtime_api.h>"]
     if any(h.startswith("hipmigrateFind") for h in helpers):
         lines += _FIND.strip("\n").split("\n")
-    for direction, name, signature in _WRAPPERS:
+    for direction in _WRAPPED:
+        name, definition = _wrapper(direction)
         if name in helpers:
-            lines += signature.strip("\n").split("\n")
+            lines += definition.split("\n")
     for direction, count in ALGORITHM_COUNT.items():
         name = f"hipmigrateConvolution{_title(direction)}AlgorithmMaxCount"
         if name in helpers:
@@ -134,36 +135,25 @@ static inline miopenStatus_t hipmigrateFindConvolution(miopenHandle_t handle, in
 }
 """
 
-# (direction, helper, definition): each takes cuDNN's arguments in cuDNN's order
-_WRAPPERS = [
-    (FORWARD, "hipmigrateFindConvolutionForwardAlgorithm", """
-static inline miopenStatus_t hipmigrateFindConvolutionForwardAlgorithm(
-    miopenHandle_t handle, miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t wDesc,
-    miopenConvolutionDescriptor_t convDesc, miopenTensorDescriptor_t yDesc, int requested, int* returned,
+# direction -> (number hipmigrateFindConvolution takes, cuDNN's three tensor descriptors in its order, the same as
+# x, w and y of the forward problem): each helper takes cuDNN's arguments in cuDNN's order
+_WRAPPED = {FORWARD: (0, ("xDesc", "wDesc", "yDesc"), ("xDesc", "wDesc", "yDesc")),
+            DATA: (1, ("wDesc", "dyDesc", "dxDesc"), ("dxDesc", "wDesc", "dyDesc")),
+            WEIGHTS: (2, ("xDesc", "dyDesc", "dwDesc"), ("xDesc", "dwDesc", "dyDesc"))}
+_WRAPPER = """static inline miopenStatus_t {name}(
+    miopenHandle_t handle, miopenTensorDescriptor_t {a}, miopenTensorDescriptor_t {b},
+    miopenConvolutionDescriptor_t convDesc, miopenTensorDescriptor_t {c}, int requested, int* returned,
     miopenConvAlgoPerf_t* perf)
-{
-    return hipmigrateFindConvolution(handle, 0, xDesc, wDesc, convDesc, yDesc, requested, returned, perf);
-}
-"""),
-    (DATA, "hipmigrateFindConvolutionBackwardDataAlgorithm", """
-static inline miopenStatus_t hipmigrateFindConvolutionBackwardDataAlgorithm(
-    miopenHandle_t handle, miopenTensorDescriptor_t wDesc, miopenTensorDescriptor_t dyDesc,
-    miopenConvolutionDescriptor_t convDesc, miopenTensorDescriptor_t dxDesc, int requested, int* returned,
-    miopenConvAlgoPerf_t* perf)
-{
-    return hipmigrateFindConvolution(handle, 1, dxDesc, wDesc, convDesc, dyDesc, requested, returned, perf);
-}
-"""),
-    (WEIGHTS, "hipmigrateFindConvolutionBackwardWeightsAlgorithm", """
-static inline miopenStatus_t hipmigrateFindConvolutionBackwardWeightsAlgorithm(
-    miopenHandle_t handle, miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t dyDesc,
-    miopenConvolutionDescriptor_t convDesc, miopenTensorDescriptor_t dwDesc, int requested, int* returned,
-    miopenConvAlgoPerf_t* perf)
-{
-    return hipmigrateFindConvolution(handle, 2, xDesc, dwDesc, convDesc, dyDesc, requested, returned, perf);
-}
-"""),
-]
+{{
+    return hipmigrateFindConvolution(handle, {number}, {x}, {w}, convDesc, {y}, requested, returned, perf);
+}}"""
+
+
+def _wrapper(direction: str) -> tuple[str, str]:
+    """(name, definition) of the find helper of `direction`."""
+    number, (a, b, c), (x, w, y) = _WRAPPED[direction]
+    name = f"hipmigrateFindConvolution{_title(direction)}Algorithm"
+    return name, _WRAPPER.format(name=name, a=a, b=b, c=c, number=number, x=x, w=w, y=y)
 
 
 def rewrites(ctx) -> list[Rewrite]:

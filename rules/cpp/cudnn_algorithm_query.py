@@ -19,7 +19,7 @@ direction, or with a fixed cuDNN algorithm, is reported. The Ex forms of the fin
 CPP030's (they become MIOpen's find step directly).
 """
 from migrate.cpp import cudnn_find
-from migrate.cpp.cudnn import mentions_cudnn
+from migrate.cpp.cudnn import findings, mentions_cudnn
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -90,8 +90,5 @@ class CudnnAlgorithmQuery(CppRule):
     ]
 
     def check(self, ctx):
-        if not mentions_cudnn(ctx.data):
-            return
-        for r in cudnn_find.rewrites(ctx):
-            yield self.finding(ctx, r.start, r.end, r.message, edits=r.edits, title=r.title, severity=r.severity,
-                               family="cudnn")
+        if mentions_cudnn(ctx.data):
+            yield from findings(self, ctx, cudnn_find.rewrites(ctx))

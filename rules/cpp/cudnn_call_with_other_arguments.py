@@ -25,7 +25,7 @@ be written without knowing more (a format held in a variable, an activation mode
 backward workspaces) is reported as an error. A call with another argument count than cuDNN's is left alone.
 """
 from migrate.cpp import cudnn_calls
-from migrate.cpp.cudnn import mentions_cudnn
+from migrate.cpp.cudnn import findings, mentions_cudnn
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -133,8 +133,5 @@ class CudnnCallWithOtherArguments(CppRule):
     ]
 
     def check(self, ctx):
-        if not mentions_cudnn(ctx.data):
-            return
-        for r in cudnn_calls.rewrites(ctx):
-            yield self.finding(ctx, r.start, r.end, r.message, edits=r.edits, title=r.title, severity=r.severity,
-                               family="cudnn")
+        if mentions_cudnn(ctx.data):
+            yield from findings(self, ctx, cudnn_calls.rewrites(ctx))

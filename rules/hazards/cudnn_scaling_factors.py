@@ -89,8 +89,9 @@ class CudnnScalingFactors(CppRule):
                 what = "; ".join(f"{w} is {values[w]}; {ADVICE[w]}" for w in wrong)
                 yield self.finding(ctx, start, end, f"{said}: {what}", severity=Severity.ERROR, family="cudnn")
             elif unknown:
-                yield self.finding(ctx, start, end, f"{said}: check that {' and '.join(unknown)} point"
-                                   f"{'s' if len(unknown) == 1 else ''} to {' and '.join('1' if w == 'alpha' else '0' for w in unknown)} "
+                wanted = " and ".join("1" if w == "alpha" else "0" for w in unknown)
+                verb = "points" if len(unknown) == 1 else "point"
+                yield self.finding(ctx, start, end, f"{said}: check that {' and '.join(unknown)} {verb} to {wanted} "
                                    "(this rule cannot follow them)", family="cudnn")
 
 

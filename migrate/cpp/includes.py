@@ -1,5 +1,6 @@
 """The real `#include` lines of a file, found by a line pattern; confirmed on the tree only where the text leaves a
 doubt, so that a file with nothing else to migrate is not parsed (and not reported as unparsable) for its includes."""
+import bisect
 import re
 
 INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"][^\r\n]*(\r?\n)?', re.M)
@@ -11,24 +12,39 @@ def includes(ctx):
     return iter(ctx.once("includes", lambda c: list(_includes(c))))
 
 
-def _plainly_code(data: bytes, start: int) -> bool:
+class _Plain:
     """Is the line at `start` (a `#` line) surely not inside a comment, a string or a macro body? It is when no
     block comment is open before it, no raw string literal comes before it and the line before does not end in a
-    backslash; anything else is left to the tree."""
-    opened = data.rfind(b"/*", 0, start)
-    if opened >= 0 and data.find(b"*/", opened + 2, start) < 0:
-        return False
-    if data.find(b'R"', 0, start) >= 0:
-        return False
-    end = start
-    while end > 0 and data[end - 1] in b"\r\n":
-        end -= 1
-    return end == 0 or data[end - 1] != 0x5C  # a backslash
+    backslash; anything else is left to the tree. The comment marks are found once, so each question is a binary
+    search (a file of thousands of includes asked it in time proportional to the file each time)."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.opens = [m.start() for m in re.finditer(rb"/\*", data)]
+        self.closes = [m.start() for m in re.finditer(rb"\*/", data)]
+        raw = data.find(b'R"')
+        self.first_raw = len(data) if raw < 0 else raw
+
+    def __call__(self, start: int) -> bool:
+        data = self.data
+        i = bisect.bisect_left(self.opens, start)
+        if i:
+            opened = self.opens[i - 1]  # the last /* before the line
+            j = bisect.bisect_left(self.closes, opened + 2)
+            if j == len(self.closes) or self.closes[j] + 2 > start:
+                return False  # no */ after it and before the line
+        if self.first_raw < start:
+            return False
+        end = start
+        while end > 0 and data[end - 1] in b"\r\n":
+            end -= 1
+        return end == 0 or data[end - 1] != 0x5C  # a backslash
 
 
 def _includes(ctx):
+    plainly_code = _Plain(ctx.data)
     for m in INCLUDE.finditer(ctx.data):
-        if _plainly_code(ctx.data, m.start()):
+        if plainly_code(m.start()):
             yield m, m.group(2).decode("utf-8", "replace")
             continue
         node = ctx.node_at(m.start(2), m.end(2))

@@ -13,7 +13,7 @@ and the like: removed). An include that becomes a header the file already includ
 """
 import re
 
-from migrate.cpp.conditionals import branch
+from migrate.cpp.conditionals import branches
 from migrate.cpp.includes import includes
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
@@ -59,11 +59,12 @@ class CudaHeaderInclude(CppRule):
 
     def check(self, ctx):
         headers = ctx.packs.headers
-        written: dict[str, list[int]] = {}  # HIP header -> offsets of the includes that now name it
+        written: dict[str, set[tuple[int, ...]]] = {}  # HIP header -> the branches of the includes that now name it
+        at = branches(ctx).at
         for m, name in includes(ctx):
             header = headers.get(name)
             if header is None:
-                written.setdefault(name, []).append(m.start())
+                written.setdefault(name, set()).add(at(m.start()))
                 continue
             if not header.hip:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is not needed with HIP",
@@ -71,13 +72,13 @@ class CudaHeaderInclude(CppRule):
                                    family=header.family)
                 continue
             new = header.hip_for(ctx.target_tuple)
-            earlier = written.setdefault(new, [])
-            earlier.append(m.start())
-            if len(earlier) > 1 and branch(ctx.data, m.start()) in {branch(ctx.data, e) for e in earlier[:-1]}:
+            earlier, here = written.setdefault(new, set()), at(m.start())
+            if here in earlier:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is <{new}> in HIP, which the file already "
                                    "includes: removed", edits=[Edit(m.start(), m.end(), "")],
                                    title="Remove the include", family=header.family)
                 continue
+            earlier.add(here)
             severity = None
             if new != header.hip:
                 message = (f"<{name}> is <{new}> in HIP before {header.since} (target {ctx.target}); "

@@ -10,7 +10,7 @@ hip/hip_cooperative_groups.h uses the runtime without including it (5.2: "use of
 """
 import re
 
-from migrate.cpp.conditionals import branch
+from migrate.cpp.conditionals import branches
 from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
 from migrate.model import Edit
@@ -87,7 +87,8 @@ class MissingHipRuntimeInclude(CppRule):
             return
         # before the first include that is always compiled (not one inside an #if after the guard), else after the guard
         after_guard = GUARD.match(ctx.data).end()
-        top = branch(ctx.data, after_guard)
-        at = next((m.start() for m, _ in order if branch(ctx.data, m.start()) == top), after_guard)
+        branch = branches(ctx).at
+        top = branch(after_guard)
+        at = next((m.start() for m, _ in order if branch(m.start()) == top), after_guard)
         yield self.finding(ctx, at, at, "device code or HIP runtime calls without a HIP runtime include",
                            edits=[Edit(at, at, line)], title="Include <hip/hip_runtime.h>")

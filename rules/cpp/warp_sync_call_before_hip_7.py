@@ -17,6 +17,7 @@ From HIP 7.0 on the calls are kept.
 from migrate.cpp import warp_sync
 from migrate.cpp.warp_sync import FULL_MASK
 from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.parse import Context
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -49,6 +50,7 @@ class WarpSyncCallBeforeHip7(CppRule):
               options=(("hip_version", "7.0"),)),
         Valid("__device__ unsigned long long f() { return __ballot(1); }", options=OLD),
         Valid("void __syncwarp_emulation();\n// __syncwarp() in a comment\n", options=OLD),
+        Valid("int k();\n__syncwarp();\n", options=OLD),  # outside a function: not code a build compiles
     ]
 
     def check(self, ctx):
@@ -58,8 +60,8 @@ class WarpSyncCallBeforeHip7(CppRule):
             if token.name not in warp_sync.REWRITTEN:
                 continue
             call = call_of(token)
-            if call is None:
-                continue
+            if call is None or (token.context is not Context.MACRO and not _in_function(call)):
+                continue  # a call outside any function body is not code a build compiles
             args = arguments(call)
             start, end = token.base + call.start_byte, token.base + call.end_byte
             if token.name == "__activemask":
@@ -77,3 +79,11 @@ class WarpSyncCallBeforeHip7(CppRule):
                 severity = Severity.WARNING
             yield self.finding(ctx, token.start, token.end, message, severity=severity,
                                edits=[Edit(start, end, warp_sync.SYNCWARP)], title="Use HIP 7's __syncwarp body")
+
+
+def _in_function(node) -> bool:
+    while node is not None:
+        if node.type == "compound_statement":
+            return True
+        node = node.parent
+    return False

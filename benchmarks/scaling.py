@@ -1,0 +1,145 @@
+"""Time per line and peak memory of migrating one file, from 10 KB to 20 MB: every rule must be linear in the file's size.
+
+    python benchmarks/scaling.py [--sizes 10K,100K,1M,5M,20M] [--shapes realistic,pasted,includes,macros,cmake,make]
+
+Shapes: `realistic`, one file of the generated corpus's code (benchmarks/corpus.py, every name fresh); `pasted`, the
+samples' sources pasted again and again (the same kernels and includes over and over); `includes`, a block of
+`#include` lines, conditionals and a kernel repeated (the include rules read every include); `macros`, multi-line
+macros full of CUDA calls (every identifier in a macro body is classified); `cmake` and `make`, build files of
+repeated CUDA targets and flags. Each size of each shape is migrated in a fresh process (`migrate_file`, the whole
+per-file path: every rule, the fixes applied), and the table gives the seconds, microseconds per line, and the
+process's peak resident memory above what it held once the rules and packs were loaded, also as a multiple of the
+file's size. A flat µs/line column is linear time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SIZES = {"10K": 10_000, "100K": 100_000, "1M": 1_000_000, "5M": 5_000_000, "20M": 20_000_000}
+SHAPES = ("realistic", "pasted", "includes", "macros", "cmake", "make")
+NAMES = {"cmake": "CMakeLists.txt", "make": "Makefile"}
+
+
+def realistic(size: int) -> bytes:
+    from benchmarks.corpus import build_file
+
+    rng = random.Random(1)
+    text = build_file(rng, set(), "big.cu", ".cu", max(50, size // 38), [])
+    return text.encode()[:size]
+
+
+def pasted(size: int) -> bytes:
+    parts = [p.read_bytes() for p in sorted((ROOT / "samples").glob("*/src/**/*")) if p.suffix in (".cu", ".cuh")]
+    unit = b"\n".join(parts)
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def includes(size: int) -> bytes:
+    block = (b'#include <cuda_runtime.h>\n#include "common.cuh"\n#include <cublas_v2.h>\n#if defined(USE_FP16)\n'
+             b"#include <cuda_fp16.h>\n#endif\n#include <cooperative_groups.h>\n"
+             b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n")
+    return (block * (size // len(block) + 1))[:size]
+
+
+def macros(size: int) -> bytes:
+    block = (b"#define CHECKED_COPY(dst, src, n) do {          \\\n"
+             b"    cudaError_t e_ = cudaMemcpy(dst, src, n,    \\\n"
+             b"                   cudaMemcpyHostToDevice);     \\\n"
+             b"    if (e_ != cudaSuccess) cudaDeviceReset();   \\\n"
+             b"    cudaStreamSynchronize(0); } while (0)\n"
+             b"void f(float* d, const float* h) { CHECKED_COPY(d, h, 4); }\n")
+    return (block * (size // len(block) + 1))[:size]
+
+
+def cmake(size: int) -> bytes:
+    block = (b"find_package(CUDAToolkit REQUIRED)\nadd_library(k STATIC k.cu)\n"
+             b"set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 80 CUDA_SEPARABLE_COMPILATION ON)\n"
+             b'target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>)\n'
+             b"target_link_libraries(k PRIVATE CUDA::cudart CUDA::cublas)\n")
+    head = b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+    return (head + block * (size // len(block) + 1))[:size]
+
+
+def make(size: int) -> bytes:
+    head = b"CUDA_PATH ?= /usr/local/cuda\nNVCC := $(CUDA_PATH)/bin/nvcc\nNVCCFLAGS := -O3 -arch=sm_80\n"
+    block = (b"app: main.o k.o\n\t$(NVCC) $(NVCCFLAGS) -o app main.o k.o -L$(CUDA_PATH)/lib64 -lcudart -lcublas\n"
+             b"k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c k.cu -o k.o\n")
+    return (head + block * (size // len(block) + 1))[:size]
+
+
+MAKERS = {"realistic": realistic, "pasted": pasted, "includes": includes, "macros": macros, "cmake": cmake,
+          "make": make}
+
+
+def child(path: Path, name: str) -> dict:
+    """Migrate one file in this process and measure it (the --child side)."""
+    from migrate.cpp.context import candidates_for
+    from migrate.options import Options
+    from migrate.packs import default_packs
+    from migrate.registry import default_registry
+    from migrate.stages import rewrite
+    from migrate.stages.scan import _kind
+
+    candidates_for(default_packs())
+    default_registry()
+    kind = _kind(path, name)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    with rewrite.tuned():
+        result = rewrite._migrate_one(rewrite.SourceFile(name, path, kind), Options(hip_version="6.2"), "6.2")
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    codes = sorted({f.code for f in result.findings if f.code.startswith("INP")})
+    return {"seconds": seconds, "lines": result.lines, "findings": len(result.findings), "extra_kb": peak - before,
+            "base_kb": before, "problems": codes}
+
+
+def measure(shape: str, size: int) -> dict:
+    data = MAKERS[shape](size)
+    name = NAMES.get(shape, "big.cu")
+    with tempfile.TemporaryDirectory(prefix="hipmigrate-scaling-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        out = subprocess.run([sys.executable, __file__, "--child", str(path), name], capture_output=True, text=True,
+                             check=True, cwd=ROOT)
+    doc = json.loads(out.stdout.strip().splitlines()[-1])
+    doc["bytes"] = len(data)
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=",".join(SIZES))
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--child", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(Path(args.child[0]), args.child[1])))
+        return 0
+    print(f"{'shape':<10} {'size':>5} {'lines':>9} {'findings':>9} {'seconds':>8} {'us/line':>8} "
+          f"{'extra MB':>9} {'x size':>7}  input problems")
+    for shape in args.shapes.split(","):
+        for label in args.sizes.split(","):
+            r = measure(shape, SIZES[label])
+            lines = max(1, r["lines"])
+            extra = r["extra_kb"] / 1024
+            print(f"{shape:<10} {label:>5} {r['lines']:>9} {r['findings']:>9} {r['seconds']:>8.2f} "
+                  f"{r['seconds'] / lines * 1e6:>8.1f} {extra:>9.1f} {extra * 2**20 / r['bytes']:>7.2f}  "
+                  f"{' '.join(r['problems']) or '-'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""A short seeded run of the fuzzing harness (benchmarks/fuzz.py), and the defects it found, each as a small case.
+
+The seeded run (about a minute here) mutates the samples, the corpora and the rule examples and checks that nothing
+raises, hangs, loses a file or changes a file no rule reads, and that what parsed cleanly still parses and is
+idempotent. `python benchmarks/fuzz.py --seconds 1800` is the long run.
+"""
+import pytest
+
+from benchmarks import fuzz
+from tests.helpers import cli, cli_json, write_tree
+
+SEEDED_CASES = 1800
+
+
+def test_a_seeded_fuzz_run_finds_nothing():
+    tally = fuzz.fuzz(seed=1, cases=SEEDED_CASES, timeout=60)
+    assert tally.cases == SEEDED_CASES
+    assert tally.failures == {}, fuzz.report(tally)
+    assert tally.outcomes["ok"] > SEEDED_CASES // 4  # enough cases parse cleanly for the idempotence check to count
+
+
+def test_mutations_are_deterministic():
+    pool = fuzz.seeds()
+    first = [fuzz.make_case(__import__("random").Random(7), n, pool).files for n in range(20)]
+    again = [fuzz.make_case(__import__("random").Random(7), n, pool).files for n in range(20)]
+    assert first == again
+
+
+@pytest.mark.parametrize("data", [b"x = " + b"{" * 400 + b"}" * 400 + b"\n",  # CPython's parser: MemoryError
+                                  b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n"])  # libcst's visitors: recursion
+def test_python_nested_hundreds_of_levels_deep_is_no_crash(tmp_path, data):
+    src = write_tree(tmp_path / "src", {"deep.py": data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert status == 0
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PY020", 3)]
+    assert (tmp_path / "out" / "deep.py").read_bytes() == data + b"import os\nos.environ['AMD_SERIALIZE_KERNEL'] = '3'\n"
+
+
+def test_cpp_nested_thousands_of_levels_deep_is_migrated(tmp_path):
+    data = b"void f() { int x = " + b"(" * 6000 + b"1" + b")" * 6000 + b"; cudaDeviceSynchronize(); }\n"
+    src = write_tree(tmp_path / "src", {"deep.cu": data})
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2").exit_code == 0
+    assert (tmp_path / "out" / "deep.cu").read_bytes() == b"#include <hip/hip_runtime.h>\n" + data.replace(
+        b"cudaDeviceSynchronize", b"hipDeviceSynchronize")
+
+
+def test_a_recursion_error_is_the_inputs_nesting_exit_1(tmp_path, monkeypatch):
+    from migrate.registry import default_registry
+
+    def too_deep(self, ctx):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(default_registry().by_code("CPP004"), "check", too_deep)
+    src = write_tree(tmp_path / "src", {"deep.cu": "__global__ void k() {}\n"})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2", "--jobs", "1")
+    assert status == 1
+    line = too_deep.__code__.co_firstlineno + 1
+    assert [(f["code"], f["severity"], f["message"]) for f in doc["findings"]] == [
+        ("INP010", "warning", f"nested deeper than hipmigrate can follow (RecursionError at tests/test_fuzz.py:{line}): "
+                              "copied unchanged; compilers limit nesting too (clang: 256 brackets, CPython: 200 "
+                              "parentheses)")]
+    assert (tmp_path / "out" / "deep.cu").read_text() == "__global__ void k() {}\n"
+
+
+def test_a_control_character_before_a_makefile_variable(tmp_path):
+    data = b"\x1coCUDA_HOME := /usr/local/cuda\nexport CUDA_HOME\nNVCC := $(CUDA_HOME)/bin/nvcc\n"
+    src = write_tree(tmp_path / "src", {"Makefile": data})
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 0, result.stdout
+    # make takes "\x1coCUDA_HOME" for the variable's name: CUDA_HOME is only exported and used
+    assert (tmp_path / "out" / "Makefile").read_bytes() == (
+        b"ROCM_PATH ?= /opt/rocm\n\x1coCUDA_HOME := /opt/rocm\nexport ROCM_PATH\nNVCC := hipcc\n")

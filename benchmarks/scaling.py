@@ -40,17 +40,21 @@ def realistic(size: int) -> bytes:
     return text.encode()[:size]
 
 
+def repeated(block: bytes, size: int, head: bytes = b"") -> bytes:
+    """`head`, then `block` again and again: `size` bytes."""
+    return (head + block * (size // len(block) + 1))[:size]
+
+
 def pasted(size: int) -> bytes:
     parts = [p.read_bytes() for p in sorted((ROOT / "samples").glob("*/src/**/*")) if p.suffix in (".cu", ".cuh")]
-    unit = b"\n".join(parts)
-    return (unit * (size // len(unit) + 1))[:size]
+    return repeated(b"\n".join(parts), size)
 
 
 def includes(size: int) -> bytes:
     block = (b'#include <cuda_runtime.h>\n#include "common.cuh"\n#include <cublas_v2.h>\n#if defined(USE_FP16)\n'
              b"#include <cuda_fp16.h>\n#endif\n#include <cooperative_groups.h>\n"
              b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n")
-    return (block * (size // len(block) + 1))[:size]
+    return repeated(block, size)
 
 
 def macros(size: int) -> bytes:
@@ -60,7 +64,7 @@ def macros(size: int) -> bytes:
              b"    if (e_ != cudaSuccess) cudaDeviceReset();   \\\n"
              b"    cudaStreamSynchronize(0); } while (0)\n"
              b"void f(float* d, const float* h) { CHECKED_COPY(d, h, 4); }\n")
-    return (block * (size // len(block) + 1))[:size]
+    return repeated(block, size)
 
 
 def cmake(size: int) -> bytes:
@@ -68,15 +72,14 @@ def cmake(size: int) -> bytes:
              b"set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 80 CUDA_SEPARABLE_COMPILATION ON)\n"
              b'target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>)\n'
              b"target_link_libraries(k PRIVATE CUDA::cudart CUDA::cublas)\n")
-    head = b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
-    return (head + block * (size // len(block) + 1))[:size]
+    return repeated(block, size, b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n")
 
 
 def make(size: int) -> bytes:
     head = b"CUDA_PATH ?= /usr/local/cuda\nNVCC := $(CUDA_PATH)/bin/nvcc\nNVCCFLAGS := -O3 -arch=sm_80\n"
     block = (b"app: main.o k.o\n\t$(NVCC) $(NVCCFLAGS) -o app main.o k.o -L$(CUDA_PATH)/lib64 -lcudart -lcublas\n"
              b"k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c k.cu -o k.o\n")
-    return (head + block * (size // len(block) + 1))[:size]
+    return repeated(block, size, head)
 
 
 MAKERS = {"realistic": realistic, "pasted": pasted, "includes": includes, "macros": macros, "cmake": cmake,

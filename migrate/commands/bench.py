@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from migrate.bench import results, stats
 from migrate.bench.config import BenchError
+from migrate.commands import guard
 from migrate.render import bench as render
 from migrate.stages import bench as stage
 
@@ -27,15 +28,7 @@ def output_console() -> Console:
     return console if console.is_terminal else new_console(width=200)
 
 
-def usage_errors(fn):
-    def wrapper(*args, **kw):
-        try:
-            return fn(*args, **kw)
-        except BenchError as exc:
-            err.print(f"hipmigrate: error: {exc}", markup=False, highlight=False)
-            sys.exit(2)
-    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
-    return wrapper
+usage_errors = guard.guarded(BenchError)
 
 
 def progress_callback(enabled: bool):

@@ -127,13 +127,16 @@ def _run_share(tool: Path, root: Path, flags: list[str], rels: list[str], runnin
 def settle(source: bytes, output: bytes) -> bytes:
     """hipify-perl's output of `source` made stable under a second run, its byte-order mark back in front: the
     `#include "hip/hip_runtime.h"` it puts above a file with kernels is dropped when the file includes the HIP
-    runtime already, and the HIP_SYMBOL() it wraps around a symbol already wrapped is taken off again."""
+    runtime already (and ends in a CR in a file of CR line endings), and the HIP_SYMBOL() it wraps around a symbol
+    already wrapped is taken off again."""
     added = ADDED_INCLUDE.match(output)
     if added and RUNTIME_INCLUDE.search(output, added.end()) \
             and len(RUNTIME_INCLUDE.findall(output)) > len(RUNTIME_INCLUDE.findall(source)):
         output = output[added.end():]
     if output.count(b"HIP_SYMBOL") > source.count(b"HIP_SYMBOL"):
         output = _unwrap_symbols(output)
+    if b"\n" not in source and b"\r" in source:  # old Mac line endings: the line it added ends in a CR too
+        output = output.replace(b"\n", b"\r")
     return BOM + output if source.startswith(BOM) else output
 
 

@@ -69,7 +69,8 @@ def load_script(monkeypatch, name: str):
 # sample needs a newer one. bf16_layernorm: the bf16 intrinsics (__bfloat162float, __float2bfloat16) came with 5.7.
 GOLDEN_RELEASE = {"bf16_layernorm": "6.4",
                   "nccl_nvtx_step": "6.4",  # roctx.h: Debian 12 packages no roctracer for its HIP 5.2
-                  "cudnn_conv": "6.4"}  # MIOpen: Debian 12 packages none for its HIP 5.2
+                  "cudnn_conv": "6.4",  # MIOpen: Debian 12 packages none for its HIP 5.2
+                  "cublaslt_gelu": "6.4"}  # hipBLASLt: Debian 12 packages none for its HIP 5.2
 
 
 def golden_release(sample: Path) -> str:

@@ -87,6 +87,29 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
     return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts))
 
 
+def one_per_site(findings: list[Finding]) -> list[Finding]:
+    """A rule's findings with the same code, line and message are one finding (two `/usr/local/cuda/lib64` on a
+    Makefile line, one tile declared and made on one line): the first, carrying every edit of the others when all of
+    them are fixes of the same kind. Counts, the effort estimate and `check` then see one site once."""
+    out: list[Finding] = []
+    first: dict[tuple, int] = {}
+    for f in findings:
+        key = (f.code, f.span.path, f.span.line, f.message)
+        i = first.get(key)
+        if i is None:
+            first[key] = len(out)
+            out.append(f)
+            continue
+        kept = out[i]
+        if (kept.fix is None) != (f.fix is None) or (kept.fix and kept.fix.applicability != f.fix.applicability):
+            out.append(f)  # one fixed and one not, or fixes of other grades: both stay
+            continue
+        if kept.fix is not None:
+            edits = tuple(sorted({*kept.fix.edits, *f.fix.edits}, key=lambda e: (e.start, e.end)))
+            out[i] = replace(kept, fix=replace(kept.fix, edits=edits))
+    return out
+
+
 def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there was migrated: review those lines",
               extra_edits: Callable[[bytes, Applied], list[Edit]] | None = None) -> Translation:
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007); parse problems
@@ -98,7 +121,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
         return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     ctx.memo.setdefault("rules", frozenset(r.code for r in rules))  # rules that write text others must keep out of
     for rule in rules:
-        findings.extend(f for f in rule.check(ctx) if not ctx.unreached(f.span.start))
+        findings.extend(one_per_site([f for f in rule.check(ctx) if not ctx.unreached(f.span.start)]))
     result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options)])
     output = result.data
     feeders = {r.code for r in rules if r.feeds_other_rules}

@@ -34,6 +34,9 @@ def test_example(rule, example, engine_rules):
         assert example.message in [f.message for f in outcome.findings]
     assert outcome.second_pass_edits == 0, "a second pass over the output still changes it"
     assert not outcome.new_parse_errors, "the output does not parse"
+    # one site, one finding: no two of the rule's findings share code, file and line with the same message
+    sites = [(f.code, f.span.path, f.span.line, f.message) for f in outcome.findings]
+    assert len(sites) == len(set(sites)), f"duplicate findings: {sorted(sites)}"
 
 
 @pytest.mark.parametrize("rule", REGISTRY.rules, ids=lambda r: r.code)

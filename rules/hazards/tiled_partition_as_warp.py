@@ -50,6 +50,9 @@ class TiledPartitionAsWarp(CppRule):
                 line=3,
                 message="kernel 'step' synchronises the whole grid (this_grid): HIP needs it launched with "
                         "hipLaunchCooperativeKernel; with <<<>>> its grid sync is undefined and may hang"),
+        Invalid("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float* p) {\n"
+                "  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                "  p[0] = w.shfl_down(p[0], 1);\n}\n", line=4),  # one finding for the line, not two
         Valid("namespace cg = cooperative_groups;\n__global__ void k() {\n"
               "  auto t = cg::tiled_partition(cg::this_thread_block(), 16);\n  t.sync();\n}\n"),
         Valid("namespace cg = cooperative_groups;\n"
@@ -65,7 +68,14 @@ class TiledPartitionAsWarp(CppRule):
     def check(self, ctx):
         if not MAYBE.search(ctx.data):
             return []
-        return sorted(self._findings(ctx), key=lambda f: f.span.start)  # in source order
+        out, seen = [], set()
+        for f in sorted(self._findings(ctx), key=lambda f: f.span.start):  # in source order
+            # `thread_block_tile<32> w = tiled_partition<32>(b)` is one tile, reported once on its line
+            key = (f.span.line, f.message, f.fix is not None)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+        return out
 
     def _findings(self, ctx):
         root = ctx.tree.root_node

@@ -249,7 +249,7 @@ def test_llm_c_patterns_migrate_exactly_and_build_for_amd(tmp_path, hipcc):
     got = migrate("llmc.cu", LLMC)
     assert got.data.decode() == LLMC_HIP
     assert sorted((f.code, f.span.line) for f in got.findings if f.code in ("CPP014", "CPP015")) == [
-        ("CPP014", 5), ("CPP014", 5), ("CPP014", 6), ("CPP015", 10), ("CPP015", 12), ("CPP015", 14)]
+        ("CPP014", 5), ("CPP014", 6), ("CPP015", 10), ("CPP015", 12), ("CPP015", 14)]  # line 5: one finding, two edits
     assert_builds(hipcc, tmp_path / "llmc.hip", got.data.decode())
 
 

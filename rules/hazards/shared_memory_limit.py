@@ -2,14 +2,16 @@
 
 LDS (HIP's `__shared__` memory) is 64 KiB per workgroup on CDNA (MI100/MI200/MI300). NVIDIA parts
 allow up to 227 KiB after an opt-in `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, N)`:
-with N above 65536 the launch fails on AMD (ERROR), and so does a `__shared__` array whose constant
-size exceeds 64 KiB (ERROR). Carveout and cache-configuration calls
+with N above 65536 the launch fails on AMD (ERROR; N is also read through a constant the file defines, `constexpr int
+kSmem = 96 * 1024`), and so does a `__shared__` array whose constant size exceeds 64 KiB (ERROR). An N known only at
+run time is a WARNING: the call exists to go past 48 KiB, and AMD's LDS is 64 KiB per workgroup (160 KiB on gfx950). Carveout and cache-configuration calls
 (`cudaFuncAttributePreferredSharedMemoryCarveout`, `cudaDeviceSetCacheConfig`, `cudaFuncSetCacheConfig`,
 the shared-memory bank config calls) have no effect on AMD, where the L1/LDS split is fixed
 (WARNING): code tuned around them needs a new tile size. No fix.
 """
 import re
 
+from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
 from migrate.edits import decoded
 from migrate.model import RuleKind, Severity
@@ -70,6 +72,21 @@ def constant(node) -> int | None:
     return None
 
 
+def named_constant(data: bytes, name: str) -> int | None:
+    """The value of `name` where the file gives it one that is constant: `constexpr int kSmem = 96 * 1024;`,
+    `const size_t S = ...;` or `#define S (...)`."""
+    n = re.escape(name.encode())
+    m = (re.search(rb"\b(?:constexpr|const)\b[^;={}()]*\b" + n + rb"\s*=\s*([^;{}]+);", data)
+         or re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + n + rb"[ \t]+([^\n]+)$", data, re.M))
+    if m is None:
+        return None
+    tree = parse.parse_fragment(b"int v = " + m.group(1).strip() + b";")
+    declarator = tree.root_node.named_children[0].child_by_field_name("declarator") \
+        if tree.root_node.named_child_count else None
+    value = declarator.child_by_field_name("value") if declarator is not None else None
+    return constant(value) if value is not None else None
+
+
 class SharedMemoryLimit(CppRule):
     code = "HAZ008"
     kind = RuleKind.HAZARD
@@ -87,7 +104,14 @@ class SharedMemoryLimit(CppRule):
                         "workgroup)"),
         Valid("void setup() { hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, 48 * 1024); }\n"),
         Valid("__global__ void k(float* d) { __shared__ float tile[64][64]; extern __shared__ char dyn[]; }\n"),
-        Valid("void setup(int n) { hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, n); }\n"),
+        Invalid("constexpr int kSmem = 96 * 1024;\nvoid setup() {\n  hipFuncSetAttribute(k, "
+                "hipFuncAttributeMaxDynamicSharedMemorySize, kSmem);\n}\n", line=3,
+                message=f"kernel opts into 98304 bytes of dynamic shared memory (kSmem): {MESSAGE_LDS}"),
+        Invalid("void setup(int n) {\n  size_t bytes = n * sizeof(float);\n  hipFuncSetAttribute(k, "
+                "hipFuncAttributeMaxDynamicSharedMemorySize, bytes);\n}\n", line=3,
+                message="kernel opts into dynamic shared memory of a size known only at run time ('bytes'): the call "
+                        "exists to go past 48 KiB, and AMD allows 64 KiB per workgroup (160 KiB on gfx950); check that "
+                        "the size stays within it"),
     ]
 
     def check(self, ctx):
@@ -108,10 +132,21 @@ class SharedMemoryLimit(CppRule):
                     yield self.finding(ctx, call.start_byte, call.end_byte, "shared-memory carveout has no effect on "
                                        "AMD: the LDS size is fixed (64 KiB per workgroup)", severity=Severity.WARNING)
                 elif attribute in MAX_DYNAMIC:
-                    size = constant(args[2])
+                    size, name = constant(args[2]), None
+                    if size is None and args[2].type == "identifier":
+                        name = decoded(args[2].text)
+                        size = named_constant(ctx.data, name)
                     if size is not None and size > LDS:
+                        what = f" ({name})" if name else ""
                         yield self.finding(ctx, call.start_byte, call.end_byte,
-                                           f"kernel opts into {size} bytes of dynamic shared memory: {MESSAGE_LDS}")
+                                           f"kernel opts into {size} bytes of dynamic shared memory{what}: {MESSAGE_LDS}")
+                    elif size is None:
+                        text = " ".join(decoded(args[2].text).split())
+                        yield self.finding(ctx, call.start_byte, call.end_byte,
+                                           f"kernel opts into dynamic shared memory of a size known only at run time "
+                                           f"('{text}'): the call exists to go past 48 KiB, and AMD allows 64 KiB per "
+                                           "workgroup (160 KiB on gfx950); check that the size stays within it",
+                                           severity=Severity.WARNING)
         if b"__shared__" in data:
             yield from self._arrays(ctx)
 

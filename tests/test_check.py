@@ -353,3 +353,15 @@ def test_file_argument_kind_counts_its_folder(tmp_path, monkeypatch):
     assert [(f["code"], f["path"], f["line"]) for f in doc["findings"]] == [("PY041", "requirements/base.txt", 1)]
     code, whole = check_json(tmp_path, monkeypatch, ".", "--hip-version", "6.2")
     assert [(f["code"], f["path"]) for f in whole["findings"]] == [("PY041", "requirements/base.txt")]
+
+
+def test_fixable_count_follows_the_fix_policy(tmp_path, monkeypatch):
+    """A warp-size literal's fix is graded unsafe: `run` applies it only with --unsafe-fixes, and the summary says so."""
+    write_tree(tmp_path, {"lane.cu": "#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[threadIdx.x % 32] = 1; }\n"})
+    monkeypatch.chdir(tmp_path)
+    plain = cli("check", "lane.cu", "--no-cache", "--hip-version", "6.4")
+    assert plain.exit_code == 1
+    assert ("HAZ001 1; 0 fixable by `hipmigrate run`, 1 more with `--unsafe-fixes` (target HIP 6.4)"
+            in plain.stdout), plain.stdout
+    unsafe = cli("check", "lane.cu", "--no-cache", "--hip-version", "6.4", "--unsafe-fixes")
+    assert "HAZ001 1; 1 fixable by `hipmigrate run` (target HIP 6.4)" in unsafe.stdout, unsafe.stdout

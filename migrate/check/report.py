@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from migrate.check.runner import CheckResult
 from migrate.check.suppress import UnusedSuppression
-from migrate.model import RuleKind, Severity
+from migrate.fixing import allowed
+from migrate.model import Applicability, RuleKind, Severity
+from migrate.options import Options
 from migrate.render.json import finding_dict
 
 SCHEMA_VERSION = 1
@@ -28,10 +30,14 @@ def text(result: CheckResult) -> str:
     tail = f" ({', '.join(extra)})" if extra else ""
     if result.findings:
         files = len({f.span.path for f in result.findings})
-        fixable = sum(1 for f in result.findings if f.fix is not None)
+        policy = Options(unsafe_fixes=result.unsafe_fixes)
+        fixable = sum(1 for f in result.findings if allowed(f, policy))
+        unsafe = sum(1 for f in result.findings if f.fix is not None and not allowed(f, policy)
+                     and f.fix.applicability is Applicability.UNSAFE)
+        more = f", {unsafe} more with `--unsafe-fixes`" if unsafe else ""
         by_code = ", ".join(f"{c} {n}" for c, n in sorted(Counter(f.code for f in result.findings).items()))
         lines.append(f"hipmigrate check: {len(result.findings)} CUDA-only finding(s) in {files} file(s){scope}{tail}: "
-                     f"{by_code}; {fixable} fixable by `hipmigrate run` (target HIP {result.target})")
+                     f"{by_code}; {fixable} fixable by `hipmigrate run`{more} (target HIP {result.target})")
     else:
         lines.append(f"hipmigrate check: no CUDA-only code in {result.files} file(s){scope}{tail}")
     return "\n".join(lines) + "\n"

@@ -87,6 +87,7 @@ class CheckResult:
     results: dict[str, FileResult] = field(default_factory=dict)  # display path -> the file's full result
     kinds: dict[str, str] = field(default_factory=dict)  # display path -> file kind
     cwd: Path = field(default_factory=Path.cwd)
+    unsafe_fixes: bool = False  # the policy `hipmigrate run` would apply: fixes graded unsafe too
 
     @property
     def failed(self) -> bool:
@@ -303,4 +304,4 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
     kept = results if keep_results else {p: results[p] for p in {x.span.path for x in gating + notes} if p in results}
     return CheckResult(sorted(gating, key=order), sorted(notes, key=order), target, len(files),
                        sum(r.lines for r in results.values()), stats, changes, suppressed, len(baselined), kept,
-                       {f.rel: f.kind for f in files}, cwd)
+                       {f.rel: f.kind for f in files}, cwd, settings.unsafe_fixes)

@@ -363,5 +363,6 @@ def test_fixable_count_follows_the_fix_policy(tmp_path, monkeypatch):
     assert plain.exit_code == 1
     assert ("HAZ001 1; 0 fixable by `hipmigrate run`, 1 more with `--unsafe-fixes` (target HIP 6.4)"
             in plain.stdout), plain.stdout
-    unsafe = cli("check", "lane.cu", "--no-cache", "--hip-version", "6.4", "--unsafe-fixes")
+    (tmp_path / "pyproject.toml").write_text("[tool.hipmigrate]\nunsafe-fixes = true\n")
+    unsafe = cli("check", "lane.cu", "--no-cache", "--hip-version", "6.4")
     assert "HAZ001 1; 1 fixable by `hipmigrate run` (target HIP 6.4)" in unsafe.stdout, unsafe.stdout

@@ -65,6 +65,10 @@ UNBUILT = {
     "CPP033-invalid-5": {"5.2": MIOPEN_52},
     "CPP033-valid-7": {"5.2": MIOPEN_52},
     "HAZ016-valid-10": {"5.2": MIOPEN_52},
+    **{f"CPP026-{kind}": {"5.2": "the bf16 type and intrinsics came with HIP 5.7 (CPP005 says so)"}
+       for kind in ("invalid-0", "invalid-1", "invalid-2", "invalid-3", "valid-5", "valid-6")},
+    "CPP026-invalid-4": {"5.2": "the bf16 type and intrinsics came with HIP 5.7 (CPP005 says so)",
+                         "6.4": "no directed rounding to bf16 in HIP: reported, not rewritten"},
     "CPP025-invalid-0": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-invalid-1": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-valid-2": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},

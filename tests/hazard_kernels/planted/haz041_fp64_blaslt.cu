@@ -1,6 +1,6 @@
 // expect: HAZ041 9, HAZ041 9, HAZ041 10, HAZ041 11, HAZ041 12
-// A double-precision GEMM through cuBLASLt (line 9 names double twice: compute and scale type): cuBLASLt has kernels
-// serves the half, bf16, fp8 and single-precision GEMMs of training; double GEMMs belong to hipBLAS/rocBLAS).
+// A double-precision GEMM through cuBLASLt (line 9 names double twice: compute and scale type). cuBLASLt has
+// kernels for it; hipBLASLt has none for double (double GEMMs belong to hipBLAS/rocBLAS).
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 

@@ -2,6 +2,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import cli, cli_json, git, git_repo, read_tree, write_tree
 
 KERNEL = """#include <cuda_runtime.h>
@@ -236,3 +238,21 @@ def test_engine_auto_uses_hipify_perl_when_found(tmp_path, hipify, monkeypatch):
     assert doc["engine"]["name"] == "builtin"
     missing = cli("scan", src, "--engine", "hipify-perl")
     assert missing.exit_code == 2 and "HIPIFY_PERL=" in missing.stderr and "is not a file" in missing.stderr
+
+
+@pytest.mark.parametrize("columns", [80, 160])
+def test_rules_list_is_one_line_per_rule_at_any_width(columns, monkeypatch):
+    """Code, name, fix safety and kind on the rule's line; only the summary wraps (1,228 lines at 80 columns before)."""
+    from migrate.registry import default_registry
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    lines = cli("rules").stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    assert lines[0].split() == ["code", "name", "fix", "kind", "summary"]
+    codes = sorted(r.code for r in default_registry().rules)
+    starts = [line.split()[0] for line in lines[1:] if line and not line.startswith(" ")]
+    packs = {f"MAP{n:03d}" for n in range(1, 100)}  # the packs' rows come after the rules
+    assert [c for c in starts if c not in packs] == codes
+    first = next(line for line in lines if line.startswith("CPP003 "))
+    assert first.split()[:4] == ["CPP003", "SymbolWithoutHipSymbol", "safe", "cpp"]
+    assert len(lines) < 4 * len(starts)

@@ -1,26 +1,39 @@
 """`hipmigrate rules`: the rule list, and one rule's documentation with its examples."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Console
-from rich.table import Table
 
 from migrate.rule import Invalid
 
 
 def listing(registry, packs, console: Console) -> None:
-    table = Table(title="rules", title_justify="left")
-    for column in ("code", "name"):
-        table.add_column(column, no_wrap=True)
-    for column in ("kind", "severity", "fix", "summary"):
-        table.add_column(column)
+    """One line per rule, `CODE  Name  fix  kind  summary`, at any terminal width: only the summary wraps, under
+    itself where it has room (30 columns), else on the lines below, indented."""
+    rows = []
     for rule in sorted(registry.rules, key=lambda r: r.code):
         summary = rule.doc().splitlines()[0] if rule.doc() else ""
         fix = rule.applicability.value if rule.fixable else "-"
-        table.add_row(rule.code, rule.__name__, rule.kind.value, rule.severity.label, fix, summary)
+        rows.append((rule.code, rule.__name__, fix, rule.kind.value, summary))
     for family, code in sorted(packs.families.items(), key=lambda kv: kv[1]):
-        rows = sum(1 for m in packs.names.values() if m.family == family)
-        table.add_row(code, f"pack:{family}", "mapping", "info", "safe", f"{rows} CUDA names renamed to HIP")
-    console.print(table)
+        count = sum(1 for m in packs.names.values() if m.family == family)
+        rows.append((code, f"pack:{family}", "safe", "mapping", f"{count} CUDA names renamed to HIP"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    width = max(console.width, 40)
+    lead = sum(widths) + 2 * len(widths)
+    console.print("  ".join(h.ljust(w) for h, w in zip(("code", "name", "fix", "kind"), widths)) + "  summary",
+                  style="bold", markup=False, highlight=False, soft_wrap=True)
+    for row in rows:
+        head = "  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  "
+        if width - lead >= 30:
+            lines = textwrap.wrap(row[4], width - lead) or [""]
+            text = head + lines[0] + "".join("\n" + " " * lead + line for line in lines[1:])
+        else:
+            indent = " " * 7
+            text = head.rstrip() + "".join("\n" + line for line in textwrap.wrap(row[4], width, initial_indent=indent,
+                                                                               subsequent_indent=indent))
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def explain(registry, packs, code: str, console: Console) -> bool:

@@ -50,6 +50,8 @@ def common(f):
                      help="Bytes above which a source file is copied unchanged."),
         click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
+        click.option("--statistics", is_flag=True,
+                     help="After the blockers, the number of findings per code instead of each finding."),
         click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
                      help="AMD target written into build files (repeatable; default gfx942 for HIP 6 and later, "
                           "gfx90a and gfx940 for HIP 5)."),
@@ -95,12 +97,14 @@ def progress_factory(kw: dict):
 guarded = guard.guarded(UsageError, PackError, EngineError)
 
 
-def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes: bool = False) -> None:
+def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes: bool = False,
+           statistics: bool = False) -> None:
     """Print the report (on stderr when stdout carries the migrated source) and exit with the status."""
     if fmt == "json":
         click.echo(json_render.render(result, command, unsafe_fixes), nl=False, err=to_stderr)
     else:
-        text_render.render(result, err if to_stderr else new_console(), command, unsafe_fixes=unsafe_fixes)
+        text_render.render(result, err if to_stderr else new_console(), command, unsafe_fixes=unsafe_fixes,
+                           show_statistics=statistics)
     sys.exit(exit_status(result))
 
 
@@ -176,12 +180,13 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
         result = api.run(src, None, options)
         write.write_stream(result, src, sys.stdout.buffer)
         sys.stdout.flush()
-        finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"])
+        finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"],
+               statistics=kw["statistics"])
     say_target(kw)
     result = api.run(src, Path(out) if out else None, options, in_place=in_place, force=force,
                      progress_factory=progress_factory(kw))
     if not then_build:
-        finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
+        finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"], statistics=kw["statistics"])
     built = api.build(Path(out), options.offload_arch, options.jobs, hip_version=result.hip_version)
     if kw["output_format"] == "json":
         click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),
@@ -250,7 +255,7 @@ def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
     say_target(kw)
     _, result = api.analyse(src, make_options(kw), progress_factory(kw))
-    finish(result, "scan", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"])
+    finish(result, "scan", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"], statistics=kw["statistics"])
 
 
 @main.command()

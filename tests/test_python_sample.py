@@ -61,4 +61,27 @@ def test_fixes_by_rule_in_the_run_summary(tmp_path):
     run = cli("run", SAMPLE / "src", "--out", tmp_path / "out", "--hip-version", "5.2", "--no-progress")
     assert run.exit_code == 1  # an error is left: nvidia-ml-py in requirements.txt (PY044) needs a hand port
     assert "fixes applied by rule" in run.stdout and "TorchCudaAmp" in run.stdout
-    assert "notes (kept as they are)" in run.stdout and "PY008 backend 'nccl' stays" in run.stdout
+    assert "info (kept as they are)" in run.stdout and "PY008 backend 'nccl' stays" in run.stdout
+
+
+def test_run_opens_with_the_blockers_and_ends_with_the_effort(tmp_path, monkeypatch):
+    """What stops the build first, grouped, with the next step; then the lists by severity; at the end the effort
+    class with the largest files and where the full report is."""
+    from tests.helpers import cli
+
+    monkeypatch.setenv("COLUMNS", "80")
+    out = tmp_path / "out"
+    run = cli("run", SAMPLE / "src", "--out", out, "--hip-version", "5.2", "--no-progress")
+    lines = run.stdout.splitlines()
+    assert lines[1:4] == ["blockers: 1 finding in 1 group stop a build for HIP 5.2",
+                          "     1 x PY044 CudaOnlyPackage, first at requirements.txt:5:1",
+                          "         next: read `hipmigrate rules PY044`"]
+    assert lines[-2] == ("effort: small (24 of 205 lines changed automatically, 0 to review); largest: "
+                         "csrc/binding.cpp (5 lines changed, 0 to review); csrc/scale_bias.cu (4 lines changed, 0 to "
+                         "review); setup.py (4 lines changed, 0 to review)")
+    assert lines[-1] == f"output: {out}; the full report: hipmigrate report {out} --output-format html -o report.html"
+    stats = cli("run", SAMPLE / "src", "--out", tmp_path / "out2", "--hip-version", "5.2", "--no-progress",
+                "--statistics").stdout.splitlines()
+    assert [line.split() for line in stats[4:7]] == [["10", "MAP001", "pack", "conversions"],
+                                                      ["4", "BLD201", "NvccFlagInTorchExtension"],
+                                                      ["3", "PY023", "CudaVisibleDevicesVariable"]]

@@ -7,7 +7,8 @@ from rich.table import Table
 
 from migrate import effort as effort_model
 from migrate.cpp import ptx
-from migrate.model import MigrationResult
+from migrate.model import MigrationResult, Severity
+from migrate.render.blockers import blockers
 from migrate.stages.report import fixes_by_rule, summarize
 
 
@@ -65,7 +66,9 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
     weights = ", ".join(f"{s.label} {w}" for s, w in effort_model.WEIGHTS.items() if w)
     table = Table(title=f"migration effort (review weight: {weights})", title_justify="left")
     for name in ("file", "lines", "changed", "fixed", "review", "weight", "effort"):
-        table.add_column(name, justify="left" if name in ("file", "effort") else "right")
+        # a file's path folds rather than being cut: two files must never show as the same cut name
+        table.add_column(name, justify="left" if name in ("file", "effort") else "right",
+                         overflow="fold" if name == "file" else "ellipsis")
     busy = [f for f in e.files if f.lines_changed or f.hazards_fixed or f.hazards_to_review]
     for f in busy[:limit]:
         table.add_row(escape(f.path), str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
@@ -80,8 +83,50 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
                   f"{t.hazards_fixed} hazards fixed, {t.hazards_to_review} to review)")
 
 
+def blockers_block(console: Console, result: MigrationResult) -> None:
+    """What stops the build, by cause: count, first place, next step."""
+    groups = blockers(result.findings)
+    if not groups:
+        console.print(f"[bold green]no blockers[/]: nothing found that stops a build for HIP {result.hip_version} "
+                      "(`hipmigrate build` compiles it to be sure)")
+        return
+    total = sum(b.count for b in groups)
+    console.print(f"[bold red]blockers[/]: {total} finding{'s' if total != 1 else ''} in {len(groups)} "
+                  f"group{'s' if len(groups) != 1 else ''} stop a build for HIP {result.hip_version}")
+    for b in groups:
+        console.print(f"  {b.count:>4} x {b.code} {b.label}, first at {where(b.first)}", markup=False,
+                      highlight=False)
+        console.print(f"         next: {b.next_step}", markup=False, highlight=False)
+
+
+def statistics(console: Console, result: MigrationResult) -> None:
+    """Counts per code, largest first, as `ruff --statistics` prints them."""
+    from migrate.registry import default_registry
+
+    registry = default_registry()
+    counts: dict[str, int] = {}
+    for f in result.findings:
+        counts[f.code] = counts.get(f.code, 0) + 1
+    for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = registry.by_code(code)
+        name = rule.name() if rule is not None else ("pack conversions" if code.startswith("MAP") else "")
+        console.print(f"{n:>6}  {code}  {name}", markup=False, highlight=False)
+
+
+def effort_line(console: Console, result: MigrationResult, unsafe_fixes: bool) -> None:
+    """The repository's effort class and its three largest files, for `run`."""
+    e = effort_model.estimate(result, unsafe_fixes)
+    busy = sorted((f for f in e.files if f.lines_changed or f.hazards_to_review),
+                  key=lambda f: (-f.review_weight, -f.lines_changed, f.path))[:3]
+    largest = "; ".join(f"{f.path} ({f.lines_changed} lines changed, {f.hazards_to_review} to review)"
+                        for f in busy)
+    console.print(f"[bold]effort: {e.effort}[/] ({e.total.lines_changed} of {e.total.lines} lines changed "
+                  f"automatically, {e.total.hazards_to_review} to review)" + (f"; largest: {escape(largest)}"
+                                                                                  if largest else ""))
+
+
 def render(result: MigrationResult, console: Console, command: str, limit: int = 50,
-           unsafe_fixes: bool = False) -> None:
+           unsafe_fixes: bool = False, show_statistics: bool = False) -> None:
     s = summarize(result)
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
     console.print(f"[bold]hipmigrate {command}[/]: {s.files_total} files, {s.files_changed} {verb}, "
@@ -89,20 +134,31 @@ def render(result: MigrationResult, console: Console, command: str, limit: int =
     if s.files_total == 0:
         console.print(f"no files found under {result.source}: is every file there ignored by a .gitignore or an "
                       "--exclude pattern?", markup=False, highlight=False, style="yellow")
-    if s.conversions:
-        table = Table(title="identifiers converted by API family", title_justify="left")
-        table.add_column("family")
-        table.add_column("conversions", justify="right")
-        for family, count in s.conversions.items():
-            table.add_row(family, str(count))
-        table.add_row("[bold]total[/]", f"[bold]{sum(s.conversions.values())}[/]")
-        console.print(table)
-    fixes_table(console, fixes_by_rule(result, unsafe_fixes), command)
-    listing(console, s.unsupported, "unsupported identifiers[/] (left unchanged)", limit, with_code=False)
-    listing(console, s.warnings, "warnings[/]", limit, with_code=True)
-    listing(console, s.notes, "notes[/] (kept as they are)", limit, with_code=True)
+    blockers_block(console, result)
+    if show_statistics:
+        statistics(console, result)
+    else:
+        if s.conversions:
+            table = Table(title="identifiers converted by API family", title_justify="left")
+            table.add_column("family")
+            table.add_column("conversions", justify="right")
+            for family, count in s.conversions.items():
+                table.add_row(family, str(count))
+            table.add_row("[bold]total[/]", f"[bold]{sum(s.conversions.values())}[/]")
+            console.print(table)
+        fixes_table(console, fixes_by_rule(result, unsafe_fixes), command)
+        errors = [f for f in s.warnings if f.severity is Severity.ERROR]
+        listing(console, s.unsupported, "errors: unsupported identifiers[/] (left unchanged)", limit, with_code=False)
+        listing(console, errors, "errors[/]", limit, with_code=True)
+        listing(console, [f for f in s.warnings if f.severity is not Severity.ERROR], "warnings[/]", limit,
+                with_code=True)
+        listing(console, s.notes, "info[/] (kept as they are)", limit, with_code=True)
     if command == "scan":
         asm_listing(console, result, limit)
         effort_table(console, effort_model.estimate(result, unsafe_fixes), limit)
+    elif command == "run":
+        effort_line(console, result, unsafe_fixes)
     if result.destination:
-        console.print(f"output: {result.destination}", markup=False, highlight=False)
+        report = (f"; the full report: hipmigrate report {result.destination} --output-format html -o report.html"
+                  if command == "run" and result.source != result.destination else "")
+        console.print(f"output: {result.destination}{report}", markup=False, highlight=False)

@@ -1,0 +1,57 @@
+"""What stops the migrated tree from building on the chosen HIP release and targets, grouped by cause, with the next
+step for each: the first block `run`, `scan` and `diff` print, before the warnings and notes.
+
+A blocker is an error-level finding (a hazard that will not build or will compute wrong, an API the target lacks) or
+a CUDA identifier left unchanged because no HIP counterpart is known. They are grouped by rule code and, for the
+unsupported identifiers, by API family; each group shows its count, its first place and what to do next.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from migrate.model import Finding, Severity
+from migrate.stages.report import UNSUPPORTED_CODES
+
+# what to do next, by code; every other group: read the rule's page
+NEXT = {
+    "CPP005": "build with the HIP release the message names (--hip-version), or port the call",
+    "CPP006": "port these calls by hand: no HIP counterpart is known (the message names each one)",
+    "HAZ005": "replace the inline PTX with the HIP builtin `scan` lists, or guard it with __HIP_PLATFORM_AMD__",
+    "HAZ016": "port to the library named in the message (MIOpen, rocWMMA, Composable Kernel, ...)",
+    "INP001": "fix the syntax error at that line, or exclude the file (--exclude)",
+    "INP002": "convert the file to UTF-8, then run again",
+}
+
+
+@dataclass(frozen=True)
+class Blocker:
+    code: str
+    label: str  # what the group is: a family of unsupported identifiers, or the rule's title
+    count: int
+    first: Finding
+    next_step: str
+
+
+def is_blocker(f: Finding) -> bool:
+    return f.severity is Severity.ERROR or f.code in UNSUPPORTED_CODES
+
+
+def blockers(findings) -> list[Blocker]:
+    """The groups of blocking findings, largest first."""
+    from migrate.registry import default_registry
+
+    registry = default_registry()
+    groups: OrderedDict[tuple[str, str], list[Finding]] = OrderedDict()
+    for f in sorted(findings, key=lambda f: (f.span.path, f.span.line, f.span.column)):
+        if not is_blocker(f):
+            continue
+        if f.code in UNSUPPORTED_CODES:
+            label = f"unsupported API ({f.family or 'no HIP counterpart'})"
+        else:
+            rule = registry.by_code(f.code)
+            label = rule.name() if rule is not None else f.code
+        groups.setdefault((f.code, label), []).append(f)
+    out = [Blocker(code, label, len(items), items[0], NEXT.get(code, f"read `hipmigrate rules {code}`"))
+           for (code, label), items in groups.items()]
+    return sorted(out, key=lambda b: (-b.count, b.code))

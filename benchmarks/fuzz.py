@@ -254,6 +254,8 @@ def _parses(rel: str, data: bytes) -> bool:
         from migrate.newlines import LONE_CR
 
         body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+        if body.startswith(b"\xef\xbb\xbf"):
+            return False  # a second byte-order mark: compilers skip only the first
         return not parse.parse(LONE_CR.sub(b"\n", body)).root_node.has_error  # a compiler takes a lone CR as a break
     if kind == "python":
         try:

@@ -70,3 +70,21 @@ def test_a_control_character_before_a_makefile_variable(tmp_path):
     # make takes "\x1coCUDA_HOME" for the variable's name: CUDA_HOME is only exported and used
     assert (tmp_path / "out" / "Makefile").read_bytes() == (
         b"ROCM_PATH ?= /opt/rocm\n\x1coCUDA_HOME := /opt/rocm\nexport ROCM_PATH\nNVCC := hipcc\n")
+
+
+def test_an_edit_over_a_line_continuation_does_not_clash_with_the_backslash_realignment(tmp_path):
+    data = b"__device__ int f(int p) {\n  unsigned long long m = __ballot_sync(0xfffffffffffffffful\\\nl, p);\n}\n"
+    src = write_tree(tmp_path / "src", {"c.cu": data})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "5.2")
+    assert status == 1  # the literal split by the backslash is not parsed cleanly (INP001); no internal error
+    assert [f["code"] for f in doc["findings"] if f["code"].startswith("INP")] == ["INP001"]
+    assert (tmp_path / "out" / "c.cu").read_bytes() == (
+        b"#include <hip/hip_runtime.h>\n__device__ int f(int p) {\n  unsigned long long m = __ballot(l, p);\n}\n")
+
+
+def test_a_byte_that_is_not_utf8_in_a_computed_makefile_value(tmp_path):
+    src = write_tree(tmp_path / "src", {"Makefile": b"CUDA_PATH ?= /usr/local/cuda\nCUDA_HOME ?= $(CUD\xffA_PATH)\n"})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert status == 1  # INP003
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("BLD107", 1), ("BLD107", 2), ("INP003", 2)]
+    assert (tmp_path / "out" / "Makefile").read_bytes() == b"ROCM_PATH ?= /opt/rocm\nROCM_PATH ?= $(CUD\xffA_PATH)\n"

@@ -18,8 +18,9 @@ def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
     slashes = [m.start() for m in CONTINUED.finditer(data)]
     if not slashes or not edits:
         return []
-    edits = sorted(edits, key=lambda e: e.start)
+    edits = sorted(edits, key=lambda e: (e.start, e.end))
     starts = [e.start for e in edits]
+    ends = [e.end for e in edits]  # in order too: applied edits do not overlap
     # edits over several lines may reach into any line's blanks; they change no line's length
     spanning = {e for e in edits if "\n" in e.text or data.find(b"\n", e.start, e.end) >= 0}
     out = []
@@ -34,8 +35,9 @@ def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
         blanks = slash
         while blanks > line_start and data[blanks - 1] in b" \t":
             blanks -= 1
-        if any(blanks <= e.start < slash or blanks < e.end <= slash for e in (*on_line, *spanning)):
-            continue  # an edit touches the blanks themselves
+        near = edits[bisect.bisect_left(ends, blanks):bisect.bisect_right(starts, slash)]
+        if any(blanks <= e.start < slash or blanks < e.end <= slash or e.start <= slash < e.end for e in near):
+            continue  # an edit touches the blanks or the backslash itself (one over several lines may cover it)
         if delta < 0:
             out.append(Edit(slash, slash, " " * -delta))
         elif slash - blanks > delta:  # keep at least one blank

@@ -16,7 +16,7 @@ have no ROCm counterpart: the reference is renamed and reported.
 """
 import re
 
-from migrate.edits import decoded
+from migrate.edits import decoded, encoded
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 
@@ -98,7 +98,7 @@ class CudaToolkitPathVariable(FileRule):
             if bare:
                 quote = bare.group(1)
                 edits.append(Edit(line.words[0].start, line.words[0].end, f"{quote}/opt/rocm{quote}"))
-            elif line.words and not REF.fullmatch(value.encode()):
+            elif line.words and not REF.fullmatch(encoded(value)):
                 message += "; its value is computed here: check that it finds ROCm (/opt/rocm by default)"
                 severity = Severity.WARNING
             findings.append(self.finding(ctx, m.start(1), m.end(1), message, edits=edits, severity=severity,

@@ -13,7 +13,7 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
-from migrate.edits import decoded
+from migrate.edits import decoded, encoded
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -75,7 +75,7 @@ def constant(node) -> int | None:
 def named_constant(data: bytes, name: str) -> int | None:
     """The value of `name` where the file gives it one that is constant: `constexpr int kSmem = 96 * 1024;`,
     `const size_t S = ...;` or `#define S (...)`."""
-    n = re.escape(name.encode())
+    n = re.escape(encoded(name))
     m = (re.search(rb"\b(?:constexpr|const)\b[^;={}()]*\b" + n + rb"\s*=\s*([^;{}]+);", data)
          or re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + n + rb"[ \t]+([^\n]+)$", data, re.M))
     if m is None:

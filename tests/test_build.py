@@ -173,6 +173,9 @@ def test_a_failed_unit_shows_the_first_error_and_a_shared_header_error_once(tmp_
          "BLD903 common.h:2: use of undeclared identifier 'undefined_in_header'"],
         ["a.cu", "gfx940", "failed", row_seconds(rows[1]), "2",
          "BLD903 common.h:2: use of undeclared identifier 'undefined_in_header'"]]
+    assert result.stdout.splitlines()[1:3] == [
+        "blockers: 6 of 6 compiles failed; 4 distinct errors, the most met first:",
+        "     6 x BLD903 common.h:2: use of undeclared identifier 'undefined_in_header' (3 units)"]
     lines = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("common.h:2:")]
     assert lines == ["common.h:2:30: BLD903 undeclared identifier: use of undeclared identifier "
                      "'undefined_in_header' (x6, 3 units)"]

@@ -100,3 +100,23 @@ def test_chromium_renders_the_summary(dst, tmp_path):  # noqa: F811
     assert result.returncode == 0, result.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a rendered page, not a blank one
+
+
+def test_the_first_screen_shows_the_blockers(dst, tmp_path):  # noqa: F811
+    """In a 1280x800 window the blockers table is on the first screen, open: what stops the build, by cause, with a
+    shared diagnostic once. A copy of the page gets a line of script that writes where the table ends into the
+    title, and Chromium's DOM after rendering is read back (the report itself has no script)."""
+    page = tmp_path / "report.html"
+    assert cli("report", dst, "--output-format", "html", "-o", page).exit_code == 0
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace(
+        "</body>", "<script>const r = document.getElementById('blockers-table').getBoundingClientRect();"
+                   "document.title = 'bottom=' + Math.round(r.bottom);</script></body>"))
+    dom = chromium("--window-size=1280,800", "--dump-dom", probe.as_uri(), cwd=tmp_path)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    bottom = int(re.search(r"<title>bottom=(\d+)</title>", dom.stdout).group(1))
+    assert 0 < bottom <= 800, bottom
+    shown = parse(page.read_text())
+    rows = shown.text["blockers-table"]
+    assert "HAZ003" in rows and "BallotResult32Bit" in rows and "CPP006" in rows
+    assert page.read_text().index('id="blockers"') < page.read_text().index('id="migration"')

@@ -49,12 +49,37 @@ def diagnostic_text(f) -> str:
     return f.matched or f.message.split(": ", 1)[-1]
 
 
+def error_groups(result: BuildResult) -> dict[tuple, list]:
+    """One entry per distinct error (place, code, compiler text): the same error of a shared header, met by many
+    units and targets, is one entry with every (unit, finding) that gave it; largest first."""
+    groups: dict[tuple, list] = {}
+    sources = [(u.path, u.findings) for u in result.units]
+    if result.project is not None:
+        sources.append(("project build", result.project.findings))
+    for unit, unit_findings in sources:
+        for f in unit_findings:
+            if f.severity.label == "error":
+                key = (f.span.path, f.span.line, f.span.column, f.code, diagnostic_text(f))
+                groups.setdefault(key, []).append((unit, f))
+    return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
+
+
 def render_text(result: BuildResult, console: Console) -> None:
     ok = sum(1 for u in result.units if u.status == "ok")
     console.print(f"[bold]hipmigrate build[/]: {len(result.units)} compiles ({ok} ok) of "
                   f"{len({u.path for u in result.units})} units for {', '.join(result.targets)} with hipcc "
                   f"{result.hip_version} ({result.hipcc}); {len(result.skipped)} plain C/C++ units left to the "
                   "project's build", highlight=False)
+    groups = error_groups(result)
+    if groups:
+        failed = len(result.units) - ok
+        console.print(f"[bold red]blockers[/]: {failed} of {len(result.units)} compiles failed"
+                      + (", and the project build" if result.project is not None and result.project.status != "ok"
+                         else "") + f"; {len(groups)} distinct error{'s' if len(groups) != 1 else ''}, the most met first:")
+        for (path, line, _, code, text), same in list(groups.items())[:5]:
+            units = len({unit for unit, _ in same})
+            console.print(f"  {len(same):>4} x {code} {path}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
+                          markup=False, highlight=False)
     if result.units:
         table = Table(title_justify="left")
         for column in ("unit", "target", "status", "seconds", "errors", "first error"):
@@ -70,18 +95,7 @@ def render_text(result: BuildResult, console: Console) -> None:
     if findings:
         by_cause = Counter(f.code for f in findings)
         console.print("errors by cause: " + ", ".join(f"{code} {n}" for code, n in sorted(by_cause.items())))
-        # one line per distinct diagnostic: the same error of a shared header, met by many units and targets,
-        # is printed once with the number of compiles and units that gave it
-        groups: dict[tuple, list] = {}
-        sources = [(u.path, u.findings) for u in result.units]
-        if result.project is not None:
-            sources.append(("project build", result.project.findings))
-        for unit, unit_findings in sources:
-            for f in unit_findings:
-                if f.severity.label == "error":
-                    key = (f.span.path, f.span.line, f.span.column, f.code, diagnostic_text(f))
-                    groups.setdefault(key, []).append((unit, f))
-        for (path, line, column, code, text), same in groups.items():
+        for (path, line, column, code, text), same in error_groups(result).items():
             units = len({unit for unit, _ in same})
             times = f" (x{len(same)}, {units} unit{'s' if units != 1 else ''})" if len(same) > 1 else ""
             message = TARGET.sub(": ", same[0][1].message, count=1)

@@ -12,6 +12,8 @@ from html import escape
 from migrate.render.bench import machine, number
 from migrate.report import chart, highlight
 from migrate.report.model import Build, Migration, Report, Stored
+from migrate.render.blockers import blockers
+from migrate.render.build import TARGET
 
 DIFF_LINES = 20_000
 OPEN_LINES = 300  # diffs of fewer lines than this in all are shown open
@@ -88,6 +90,38 @@ def summary(report: Report) -> str:
         cards += [card("benchmarks", len(c.comparisons), "benchmarks compared"),
                   card("regressions", len(c.regressions), "regressions", "bad" if c.regressions else "good")]
     return f'<section id="summary"><div class="cards">{"".join(cards)}</div></section>'
+
+
+def blocking(report: Report) -> str:
+    """The first thing on the page, never folded: what stops the build, by cause. The migration's blockers (errors
+    and identifiers with no HIP counterpart) grouped by rule, and the compile failures grouped by the diagnostic, a
+    shared header's error counted once with the compiles and units that met it."""
+    rows = []
+    if report.migration is not None:
+        for g in blockers(s.finding for s in report.migration.findings):
+            rows.append((g.count, escape(g.code), escape(g.label), f"<code>{escape(where_of(g.first))}</code>",
+                         escape(g.next_step)))
+    if report.build is not None:
+        groups: dict[tuple, list] = {}
+        for s in report.build.findings:
+            f = s.finding
+            if f.severity.label != "error":
+                continue
+            text = TARGET.sub(": ", f.message, count=1)
+            groups.setdefault((f.code, text, f.span.path, f.span.line), []).append(f)
+        for (code, text, path, line), same in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            rows.append((len(same), escape(code), escape(text), f"<code>{escape(f'{path}:{line}')}</code>",
+                         "fix this line: every compile that includes it fails the same way" if len(same) > 1
+                         else "fix this line"))
+    if not rows:
+        return ('<section id="blockers"><h2>Blockers</h2><p class="ok">nothing found that stops the build'
+                "</p></section>")
+    table = rows_table(("count", "code", "what", "first at", "next step"), rows, right=("count",), ident="blockers-table")
+    return f'<section id="blockers"><h2>Blockers</h2>{table}</section>'
+
+
+def where_of(f) -> str:
+    return f"{f.span.path}:{f.span.line}:{f.span.column}"
 
 
 def migration(m: Migration) -> str:
@@ -187,7 +221,7 @@ def diffs(m: Migration) -> str:
 
 def render(report: Report) -> str:
     parts = [f"<h1>hipmigrate report</h1><p class=\"meta\">{escape(report.destination)} &middot; "
-             f'<span id="created">{escape(report.created)}</span></p>', summary(report)]
+             f'<span id="created">{escape(report.created)}</span></p>', summary(report), blocking(report)]
     parts += [f'<p class="failed">cannot read {escape(p)}</p>' for p in report.problems]
     if report.migration is not None:
         parts.append(migration(report.migration))

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from migrate.model import Finding, Severity
+from migrate.render.build import TARGET
 from migrate.stages.report import UNSUPPORTED_CODES
 
 # what to do next, by code; every other group: read the rule's page
@@ -55,3 +56,34 @@ def blockers(findings) -> list[Blocker]:
     out = [Blocker(code, label, len(items), items[0], NEXT.get(code, f"read `hipmigrate rules {code}`"))
            for (code, label), items in groups.items()]
     return sorted(out, key=lambda b: (-b.count, b.code))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a report's blockers: a group of the migration's, or one distinct compile error."""
+    count: int
+    code: str
+    what: str
+    first: str  # path:line[:column]
+    next_step: str
+
+
+def report_rows(report) -> list[Row]:
+    """The blockers of a migrate.report.model.Report: the migration's by cause, then each distinct compile error (a
+    shared header's error once, with the compiles and units that met it), largest first."""
+    rows = []
+    if report.migration is not None:
+        for g in blockers(s.finding for s in report.migration.findings):
+            f = g.first
+            rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}:{f.span.column}", g.next_step))
+    if report.build is not None:
+        groups: dict[tuple, list] = {}
+        for stored in report.build.findings:
+            f = stored.finding
+            if f.severity is Severity.ERROR:
+                text = TARGET.sub(": ", f.message, count=1)
+                groups.setdefault((f.code, text, f.span.path, f.span.line), []).append(f)
+        for (code, text, path, line), same in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            compiles = f" ({len(same)} compiles stop here)" if len(same) > 1 else ""
+            rows.append(Row(len(same), code, text, f"{path}:{line}", f"fix this line{compiles}"))
+    return rows

@@ -12,8 +12,7 @@ from html import escape
 from migrate.render.bench import machine, number
 from migrate.report import chart, highlight
 from migrate.report.model import Build, Migration, Report, Stored
-from migrate.render.blockers import blockers
-from migrate.render.build import TARGET
+from migrate.render.blockers import report_rows
 
 DIFF_LINES = 20_000
 OPEN_LINES = 300  # diffs of fewer lines than this in all are shown open
@@ -93,26 +92,9 @@ def summary(report: Report) -> str:
 
 
 def blocking(report: Report) -> str:
-    """The first thing on the page, never folded: what stops the build, by cause. The migration's blockers (errors
-    and identifiers with no HIP counterpart) grouped by rule, and the compile failures grouped by the diagnostic, a
-    shared header's error counted once with the compiles and units that met it."""
-    rows = []
-    if report.migration is not None:
-        for g in blockers(s.finding for s in report.migration.findings):
-            rows.append((g.count, escape(g.code), escape(g.label), f"<code>{escape(where_of(g.first))}</code>",
-                         escape(g.next_step)))
-    if report.build is not None:
-        groups: dict[tuple, list] = {}
-        for s in report.build.findings:
-            f = s.finding
-            if f.severity.label != "error":
-                continue
-            text = TARGET.sub(": ", f.message, count=1)
-            groups.setdefault((f.code, text, f.span.path, f.span.line), []).append(f)
-        for (code, text, path, line), same in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-            rows.append((len(same), escape(code), escape(text), f"<code>{escape(f'{path}:{line}')}</code>",
-                         "fix this line: every compile that includes it fails the same way" if len(same) > 1
-                         else "fix this line"))
+    """The first thing on the page, never folded: what stops the build, by cause (migrate/render/blockers.py)."""
+    rows = [(r.count, escape(r.code), escape(r.what), f"<code>{escape(r.first)}</code>", escape(r.next_step))
+            for r in report_rows(report)]
     if not rows:
         return ('<section id="blockers"><h2>Blockers</h2><p class="ok">nothing found that stops the build'
                 "</p></section>")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from migrate.render.bench import number
 from migrate.report.model import Build, Migration, Report, Stored
+from migrate.render.blockers import report_rows
 
 GITHUB_LIMIT = 65_536
 LIMIT = GITHUB_LIMIT - 1_536  # room for the closing notes
@@ -176,6 +177,15 @@ def render(report: Report, limit: int = LIMIT) -> str:
     w.add()
     for problem in report.problems:
         w.add(f"> cannot read {cell(problem)}")
+        w.add()
+    rows = report_rows(report)
+    if rows:
+        w.add("**Blockers**")
+        w.add()
+        w.add("| count | code | what | first at | next step |")
+        w.add("|---:|---|---|---|---|")
+        for r in rows[:10]:
+            w.add(f"| {r.count} | {r.code} | {cell(r.what)} | `{cell(r.first)}` | {cell(r.next_step)} |")
         w.add()
     if report.migration is not None:
         migration(w, report.migration)

@@ -6,6 +6,7 @@ from rich.table import Table
 
 from migrate.render.bench import number, render_compare_text
 from migrate.report.model import Build, Migration, Report, Stored
+from migrate.render.blockers import report_rows
 
 LIMIT = 50
 
@@ -85,6 +86,14 @@ def render(report: Report, console: Console) -> None:
     console.print(f"[bold]hipmigrate report[/] of {report.destination} ({report.created})", highlight=False)
     for problem in report.problems:
         console.print(f"[red]cannot read[/] {problem}", highlight=False)
+    rows = report_rows(report)
+    if rows:
+        console.print(f"[bold red]blockers[/]: {sum(r.count for r in rows)} finding(s) in {len(rows)} group(s)")
+        for r in rows:
+            console.print(f"  {r.count:>4} x {r.code} {r.what}, first at {r.first}", markup=False, highlight=False)
+            console.print(f"         next: {r.next_step}", markup=False, highlight=False)
+    else:
+        console.print("[bold green]no blockers[/] found", highlight=False)
     if report.migration is not None:
         migration(report.migration, console)
     else:

@@ -19,7 +19,8 @@ from migrate.rule import CppRule, Invalid, Valid
 DEVICE = re.compile(rb"(?<![\w$])(?:__global__|__device__|__shared__|__constant__|threadIdx|blockIdx|blockDim|gridDim)"
                     rb"(?![\w$])|<<<")
 RUNTIME_HEADERS = {"hip/hip_runtime.h", "hip/hip_runtime_api.h", "hip_runtime.h", "hip/hip_runtime.hpp"}
-RUNTIME_FIRST = {"hip/hip_cooperative_groups.h"}  # HIP headers that need the runtime included before them
+# HIP headers that need the runtime included before them, and the CUDA headers CPP023 turns into one of them
+RUNTIME_FIRST = {"hip/hip_cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h"}
 NEEDS_RUNTIME = {"runtime", "driver", "device", "cooperative_groups"}
 # leading comments (a // comment continues over a line that ends in a backslash) and blank lines
 GUARD = re.compile(rb"\A(?:[ \t]*(?://(?:\\\r?\n|[^\n])*|/\*.*?\*/)?[ \t]*\r?\n)*"
@@ -54,6 +55,10 @@ class MissingHipRuntimeInclude(CppRule):
                 message="<hip/hip_cooperative_groups.h> needs the HIP runtime included before it"),
         Valid("#include <cuda_runtime.h>\n__global__ void k() {}\n"),
         Valid("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n__global__ void k() {}\n"),
+        Invalid("#include <cooperative_groups/reduce.h>\n#include <cuda_runtime.h>\n__global__ void k() {}\n",
+                fixed="#include <hip/hip_runtime.h>\n#include <cooperative_groups/reduce.h>\n#include <cuda_runtime.h>\n"
+                      "__global__ void k() {}\n",  # (CPP023 writes HIP's cooperative groups header in its place)
+                message="<cooperative_groups/reduce.h> needs the HIP runtime included before it"),
         # the first include is one hipcc skips: the runtime goes before the first one always compiled
         Invalid("#ifndef H_\n#define H_\n#if !defined(__CUDACC__)\n#include <math.h>\n#endif\n#include <stdio.h>\n"
                 "__device__ float twice(float x) { return 2.0f * x; }\n#endif\n",

@@ -114,17 +114,34 @@ def realigned(ctx, spans: list[tuple[int, int]], delta: int) -> list[Edit]:
 def declaration_of(ctx, name: str, at):
     """The identifier node that declares variable or parameter `name` as seen from node `at`: the last declaration
     before it in the same function, else at file scope; None when the file declares none."""
+    where = _function(at)
+    by_scope = ctx.once("cudnn:declarations", _declarations_by_scope)
+    found = None
+    for scope in (None, _scope_key(where)):
+        starts, nodes = by_scope.get((name.encode(), scope), ((), ()))
+        i = bisect.bisect_right(starts, at.start_byte)
+        if i and (found is None or nodes[i - 1].start_byte > found.start_byte):
+            found = nodes[i - 1]
+    return found
+
+
+def _scope_key(function) -> tuple[int, int] | None:
+    return None if function is None else (function.start_byte, function.end_byte)
+
+
+def _declarations_by_scope(ctx) -> dict:
+    """(name, function's span or None for file scope) -> (starts, identifier nodes) of its declarations, in order:
+    worked out once, so that each lookup is a binary search (a file of many calls looked through every declaration
+    of the file for each)."""
     from migrate.cpp import parse
 
-    found = None
-    where = _function(at)
-    for node, _, _ in ctx.once("cudnn:declarations", lambda c: list(parse.declarations(c.tree.root_node, None))):
-        if node.type != "identifier" or node.text != name.encode() or node.start_byte > at.start_byte:
-            continue
-        scope = _function(node)
-        if scope is None or scope == where:
-            found = node
-    return found
+    grouped: dict = {}
+    for node, _, _ in parse.declarations(ctx.tree.root_node, None):
+        if node.type == "identifier":
+            starts, nodes = grouped.setdefault((node.text, _scope_key(_function(node))), ([], []))
+            starts.append(node.start_byte)
+            nodes.append(node)
+    return grouped
 
 
 def _function(node):

@@ -24,7 +24,6 @@ import argparse
 import faulthandler
 import json
 import multiprocessing
-import os
 import random
 import re
 import shutil

@@ -50,40 +50,35 @@ def pasted(size: int) -> bytes:
     return repeated(b"\n".join(parts), size)
 
 
-def includes(size: int) -> bytes:
-    block = (b'#include <cuda_runtime.h>\n#include "common.cuh"\n#include <cublas_v2.h>\n#if defined(USE_FP16)\n'
-             b"#include <cuda_fp16.h>\n#endif\n#include <cooperative_groups.h>\n"
-             b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n")
-    return repeated(block, size)
+# shape -> (its first lines, the block repeated after them)
+BLOCKS = {
+    "includes": (b"", b'#include <cuda_runtime.h>\n#include "common.cuh"\n#include <cublas_v2.h>\n#if defined(USE_FP16)\n'
+                      b"#include <cuda_fp16.h>\n#endif\n#include <cooperative_groups.h>\n"
+                      b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n"),
+    "macros": (b"", b"#define CHECKED_COPY(dst, src, n) do {          \\\n"
+                    b"    cudaError_t e_ = cudaMemcpy(dst, src, n,    \\\n"
+                    b"                   cudaMemcpyHostToDevice);     \\\n"
+                    b"    if (e_ != cudaSuccess) cudaDeviceReset();   \\\n"
+                    b"    cudaStreamSynchronize(0); } while (0)\n"
+                    b"void f(float* d, const float* h) { CHECKED_COPY(d, h, 4); }\n"),
+    "cmake": (b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n",
+              b"find_package(CUDAToolkit REQUIRED)\nadd_library(k STATIC k.cu)\n"
+              b"set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 80 CUDA_SEPARABLE_COMPILATION ON)\n"
+              b"target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>)\n"
+              b"target_link_libraries(k PRIVATE CUDA::cudart CUDA::cublas)\n"),
+    "make": (b"CUDA_PATH ?= /usr/local/cuda\nNVCC := $(CUDA_PATH)/bin/nvcc\nNVCCFLAGS := -O3 -arch=sm_80\n",
+             b"app: main.o k.o\n\t$(NVCC) $(NVCCFLAGS) -o app main.o k.o -L$(CUDA_PATH)/lib64 -lcudart -lcublas\n"
+             b"k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c k.cu -o k.o\n"),
+}
 
 
-def macros(size: int) -> bytes:
-    block = (b"#define CHECKED_COPY(dst, src, n) do {          \\\n"
-             b"    cudaError_t e_ = cudaMemcpy(dst, src, n,    \\\n"
-             b"                   cudaMemcpyHostToDevice);     \\\n"
-             b"    if (e_ != cudaSuccess) cudaDeviceReset();   \\\n"
-             b"    cudaStreamSynchronize(0); } while (0)\n"
-             b"void f(float* d, const float* h) { CHECKED_COPY(d, h, 4); }\n")
-    return repeated(block, size)
-
-
-def cmake(size: int) -> bytes:
-    block = (b"find_package(CUDAToolkit REQUIRED)\nadd_library(k STATIC k.cu)\n"
-             b"set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 80 CUDA_SEPARABLE_COMPILATION ON)\n"
-             b'target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>)\n'
-             b"target_link_libraries(k PRIVATE CUDA::cudart CUDA::cublas)\n")
-    return repeated(block, size, b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n")
-
-
-def make(size: int) -> bytes:
-    head = b"CUDA_PATH ?= /usr/local/cuda\nNVCC := $(CUDA_PATH)/bin/nvcc\nNVCCFLAGS := -O3 -arch=sm_80\n"
-    block = (b"app: main.o k.o\n\t$(NVCC) $(NVCCFLAGS) -o app main.o k.o -L$(CUDA_PATH)/lib64 -lcudart -lcublas\n"
-             b"k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c k.cu -o k.o\n")
+def make_file(shape: str, size: int) -> bytes:
+    if shape == "realistic":
+        return realistic(size)
+    if shape == "pasted":
+        return pasted(size)
+    head, block = BLOCKS[shape]
     return repeated(block, size, head)
-
-
-MAKERS = {"realistic": realistic, "pasted": pasted, "includes": includes, "macros": macros, "cmake": cmake,
-          "make": make}
 
 
 def child(path: Path, name: str) -> dict:
@@ -110,7 +105,7 @@ def child(path: Path, name: str) -> dict:
 
 
 def measure(shape: str, size: int) -> dict:
-    data = MAKERS[shape](size)
+    data = make_file(shape, size)
     name = NAMES.get(shape, "big.cu")
     with tempfile.TemporaryDirectory(prefix="hipmigrate-scaling-") as tmp:
         path = Path(tmp) / name

@@ -4,6 +4,8 @@ The seeded run (about a minute here) mutates the samples, the corpora and the ru
 raises, hangs, loses a file or changes a file no rule reads, and that what parsed cleanly still parses and is
 idempotent. `python benchmarks/fuzz.py --seconds 1800` is the long run.
 """
+import random
+
 import pytest
 
 from benchmarks import fuzz
@@ -21,8 +23,8 @@ def test_a_seeded_fuzz_run_finds_nothing():
 
 def test_mutations_are_deterministic():
     pool = fuzz.seeds()
-    first = [fuzz.make_case(__import__("random").Random(7), n, pool).files for n in range(20)]
-    again = [fuzz.make_case(__import__("random").Random(7), n, pool).files for n in range(20)]
+    first = [fuzz.make_case(random.Random(7), n, pool).files for n in range(20)]
+    again = [fuzz.make_case(random.Random(7), n, pool).files for n in range(20)]
     assert first == again
 
 

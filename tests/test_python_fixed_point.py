@@ -182,3 +182,17 @@ def test_composition_puts_later_edits_on_the_original():
     assert splice(original, [e for e, _ in composed]) == data
     assert composition.original(data.index(b"c = 1")) == original.index(b"c = 1")
     assert composition.original(data.index(b"Stream")) == 15  # inside a changed region: its start
+
+
+def test_a_line_that_is_only_a_backslash_does_not_shift_the_edits_after_it(tmp_path):
+    """libcst leaves a bare continuation line out of the byte positions after it: the fix of a string two lines
+    further landed two bytes early (getattr(_cudart"hipDeviceSynchronize"e")); found by benchmarks/fuzz.py."""
+    from migrate import api
+    from migrate.options import Options
+
+    (tmp_path / "cuda_utils.py").write_text(
+        'import ctypes\n\n_cudart = ctypes.CDLL("libcudart.so.12")\n\n\ndef device_count():\n    n = ctypes.c_int()\n'
+        '\\\n    return n.value\n\n\ndef sync():\n    fn = getattr(_cudart, "cudaDeviceSynchronize")\n    return fn()\n')
+    _, result = api.analyse(tmp_path, Options(hip_version="6.4"))
+    assert result.files[0].new.decode().splitlines()[2] == '_cudart = ctypes.CDLL("libamdhip64.so")'
+    assert result.files[0].new.decode().splitlines()[12] == '    fn = getattr(_cudart, "hipDeviceSynchronize")'

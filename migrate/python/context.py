@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import codecs
 import io
+import re
 import tokenize
 from functools import cached_property
 
@@ -13,6 +14,8 @@ from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
 from migrate.context import FileContext
 from migrate.python.names import QualifiedNames
+
+BARE_CONTINUATION = re.compile(rb"^[ \t]*\\\r?\n", re.M)  # a line that is only a backslash
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
 # detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
@@ -57,7 +60,24 @@ class PythonContext(FileContext):
     def byte_span(self, node: cst.CSTNode) -> tuple[int, int]:
         """[start, end) of `node` in the file's bytes (`self.data`)."""
         span = self.positions[node]
-        return self._file_offset(span.start), self._file_offset(span.start + span.length)
+        start, end = self._file_offset(span.start), self._file_offset(span.start + span.length)
+        if self._bare_continuations:
+            return self._realigned(node, start, end)
+        return start, end
+
+    @cached_property
+    def _bare_continuations(self) -> bool:
+        """A line that is only a backslash (a continuation at column 0): libcst (1.0 to 1.9) leaves its bytes out of
+        the byte positions of everything after it, which would then land that many bytes early."""
+        return BARE_CONTINUATION.search(self.data) is not None
+
+    def _realigned(self, node: cst.CSTNode, start: int, end: int) -> tuple[int, int]:
+        """[start, end) moved to where the node's own text really is, at or after libcst's position."""
+        text = self.wrapper.module.code_for_node(node).encode("utf-8")
+        if self.data[start:end] == text:
+            return start, end
+        found = self.data.find(text, start)
+        return (found, found + len(text)) if found >= 0 else (start, end)
 
     @cached_property
     def _encoding(self) -> tuple[str, int]:

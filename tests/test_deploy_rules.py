@@ -572,3 +572,20 @@ def test_exec_form_fixes_stay_json_and_shell(example):
         index = command_string(words)
         assert index is not None, after
         assert not parse("shell", words[index].encode()).root_node.has_error, after
+
+
+def test_bytes_that_are_not_utf8_do_not_shift_the_docker_run_fix(tmp_path):
+    """Found by benchmarks/fuzz.py: seven bytes that are not UTF-8 before `docker run --gpus all` counted as three
+    bytes each, so the fix landed inside --ipc (`--i--device=...`), further each run."""
+    from migrate import api
+    from migrate.options import Options
+
+    script = (b"#!/bin/sh\necho \x9a\x86\x87\xb6\xab\xff\xfe; docker run --gpus all --ipc=host -v \"$PWD\":/ws img \\\n"
+              b"    python train.py\n")
+    (tmp_path / "train.sh").write_bytes(script)
+    _, result = api.analyse(tmp_path, Options(hip_version="7.0"))
+    new = result.files[0].new
+    assert new == script.replace(b"--gpus all", b"--device=/dev/kfd --device=/dev/dri --group-add video")
+    (tmp_path / "train.sh").write_bytes(new)
+    _, again = api.analyse(tmp_path, Options(hip_version="7.0"))
+    assert again.files[0].new in (None, new)

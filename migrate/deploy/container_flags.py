@@ -3,7 +3,8 @@
 Shell scripts (tree-sitter-bash): each `command` node that runs `docker`, `podman` or `nvidia-docker` (directly or
 after `sudo`) with `run` or `create`. YAML: each scalar that holds such a command line (a CI `run:` block, a
 `command:` string) and the `options:` string of a CI job's `container:` (GitHub Actions passes it to
-`docker create`). Offsets are character offsets into the region's text; `region_bytes` turns them into file bytes.
+`docker create`). Offsets are character offsets into the region's text (bytes that are not UTF-8 kept one
+character each); `region_bytes` turns them into file bytes.
 """
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ def regions(ctx) -> Iterator[tuple[int, str]]:
     """(byte start, text) of each piece of the file that holds container run options."""
     if ctx.kind == "shell":
         for command in ctx.nodes("command"):
-            text = ctx.node_text(command)
+            text = ctx.data[command.start_byte:command.end_byte].decode("utf-8", "surrogateescape")
             if _RUNS.search(text):
                 yield command.start_byte, text
         return
     data = ctx.data
     for node in y.scalars(ctx.root):
-        text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        text = data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
         parents = y.path(data, node)
         is_options = len(parents) >= 2 and parents[-1] == "options" and parents[-2] == "container"
         if is_options or _RUNS.search(text):
@@ -38,4 +39,6 @@ def regions(ctx) -> Iterator[tuple[int, str]]:
 
 
 def region_bytes(start: int, text: str, offset: int) -> int:
-    return start + len(text[:offset].encode())
+    """The file byte of character `offset` of a region's text (decoded with surrogateescape, so that bytes that are
+    not UTF-8 count one each, as in the file)."""
+    return start + len(text[:offset].encode("utf-8", "surrogateescape"))

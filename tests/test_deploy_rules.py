@@ -575,12 +575,12 @@ def test_exec_form_fixes_stay_json_and_shell(example):
 
 
 def test_bytes_that_are_not_utf8_do_not_shift_the_docker_run_fix(tmp_path):
-    """Found by benchmarks/fuzz.py: seven bytes that are not UTF-8 before `docker run --gpus all` counted as three
-    bytes each, so the fix landed inside --ipc (`--i--device=...`), further each run."""
+    """Found by benchmarks/fuzz.py: bytes that are not UTF-8 in a `docker run` line before `--gpus all` counted as
+    three bytes each, so the fix landed inside --ipc (`--i--device=...`), further each run."""
     from migrate import api
     from migrate.options import Options
 
-    script = (b"#!/bin/sh\necho \x9a\x86\x87\xb6\xab\xff\xfe; docker run --gpus all --ipc=host -v \"$PWD\":/ws img \\\n"
+    script = (b"#!/bin/sh\ndocker run -e TAG=\x9a\x86\x87\xb6\xab\xff\xfe --gpus all --ipc=host -v \"$PWD\":/ws img \\\n"
               b"    python train.py\n")
     (tmp_path / "train.sh").write_bytes(script)
     _, result = api.analyse(tmp_path, Options(hip_version="7.0"))

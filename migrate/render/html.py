@@ -137,8 +137,8 @@ def build(b: Build) -> str:
                           [(escape(t.target), t.compiles, t.ok, t.failed, f"{t.seconds:.2f}") for t in b.by_target],
                           right=("compiles", "ok", "failed", "seconds"), ident="targets"))
     units = [(f"<code>{escape(u.path)}</code>", escape(u.target), f'<span class="{escape(u.status)}">{escape(u.status)}'
-              "</span>", f"{u.seconds:.2f}", u.errors, u.warnings) for u in b.units]
-    table = rows_table(("unit", "target", "status", "seconds", "errors", "warnings"), units,
+              "</span>", f"{u.seconds:.2f}", u.errors, u.warnings, escape(u.first_error)) for u in b.units]
+    table = rows_table(("unit", "target", "status", "seconds", "errors", "warnings", "first error"), units,
                        right=("seconds", "errors", "warnings"), ident="units")
     out.append(f"<h3>Per translation unit ({len(units)})</h3>"
                + (f"<details><summary>show all {len(units)}</summary>{table}</details>" if len(units) > 20 else table))

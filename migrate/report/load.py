@@ -21,6 +21,7 @@ from migrate.report.model import (BenchRow, BenchRun, Build, FileDiff, FileEntry
 from migrate.report.state import BENCH_DIR, BUILD_FILE, RUN_FILE, STATE
 from migrate.stages.report import UNSUPPORTED_CODES, is_conversion
 from migrate.stages.scan import UsageError
+from migrate.render.build import first_error
 
 SCHEMA = 1  # of run.json and build.json (docs/json.md)
 
@@ -94,7 +95,8 @@ def build(doc: dict) -> Build:
         mine = [stored(d) for d in u["findings"]]
         findings.extend(mine)
         errors = sum(1 for s in mine if s.finding.severity is Severity.ERROR)
-        units.append(UnitRow(u["path"], u["target"], u["status"], u["seconds"], errors, len(mine) - errors))
+        first = first_error(s.finding for s in mine) if u["status"] != "ok" else ""
+        units.append(UnitRow(u["path"], u["target"], u["status"], u["seconds"], errors, len(mine) - errors, first))
     project = doc.get("project")
     if project is not None:
         findings.extend(stored(d) for d in project["findings"])

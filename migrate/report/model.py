@@ -93,6 +93,7 @@ class UnitRow:
     seconds: float
     errors: int
     warnings: int
+    first_error: str = ""  # the compiler's first error, `CODE path:line: text`, for a unit that failed
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,9 @@ def test_a_failed_unit_shows_the_first_error_and_a_shared_header_error_once(tmp_
     assert result.stdout.splitlines()[1:3] == [
         "blockers: 6 of 6 compiles failed; 4 distinct errors, the most met first:",
         "     6 x BLD903 common.h:2: use of undeclared identifier 'undefined_in_header' (3 units)"]
+    report = cli("report", tmp_path / "out", "--output-format", "md").stdout
+    assert ("| 6 | BLD903 | undeclared identifier: use of undeclared identifier 'undefined_in_header' | `common.h:2` | "
+            "fix this line (6 compiles stop here in 3 units: a.cu, b.cu, c.cu) |") in report, report
     lines = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("common.h:2:")]
     assert lines == ["common.h:2:30: BLD903 undeclared identifier: use of undeclared identifier "
                      "'undefined_in_header' (x6, 3 units)"]

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from migrate.model import Finding, Severity
-from migrate.render.build import TARGET
+from migrate.render.build import TARGET, error_key
 from migrate.stages.report import UNSUPPORTED_CODES
 
 # what to do next, by code; every other group: read the rule's page
@@ -81,9 +81,13 @@ def report_rows(report) -> list[Row]:
         for stored in report.build.findings:
             f = stored.finding
             if f.severity is Severity.ERROR:
-                text = TARGET.sub(": ", f.message, count=1)
-                groups.setdefault((f.code, text, f.span.path, f.span.line), []).append(f)
-        for (code, text, path, line), same in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-            compiles = f" ({len(same)} compiles stop here)" if len(same) > 1 else ""
-            rows.append(Row(len(same), code, text, f"{path}:{line}", f"fix this line{compiles}"))
+                groups.setdefault(error_key(f), []).append(f)
+        units_of = dict(report.build.units_of)
+        for key, same in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            code, path, line, _ = key
+            units = units_of.get(key, ())
+            where = f" in {len(units)} units: {', '.join(units)}" if len(units) > 1 else ""
+            compiles = f" ({len(same)} compiles stop here{where})" if len(same) > 1 else ""
+            rows.append(Row(len(same), code, TARGET.sub(": ", same[0].message, count=1), f"{path}:{line}",
+                            f"fix this line{compiles}"))
     return rows

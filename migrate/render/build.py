@@ -44,6 +44,11 @@ def first_error(findings) -> str:
     return ""
 
 
+def error_key(f) -> tuple:
+    """What makes two compile errors the same error: code, place and the compiler's text (not the target)."""
+    return (f.code, f.span.path, f.span.line, diagnostic_text(f))
+
+
 def diagnostic_text(f) -> str:
     """What the compiler said: the finding's message without the cause title and target put before it."""
     return f.matched or f.message.split(": ", 1)[-1]

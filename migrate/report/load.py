@@ -21,7 +21,7 @@ from migrate.report.model import (BenchRow, BenchRun, Build, FileDiff, FileEntry
 from migrate.report.state import BENCH_DIR, BUILD_FILE, RUN_FILE, STATE
 from migrate.stages.report import UNSUPPORTED_CODES, is_conversion
 from migrate.stages.scan import UsageError
-from migrate.render.build import first_error
+from migrate.render.build import error_key, first_error
 
 SCHEMA = 1  # of run.json and build.json (docs/json.md)
 
@@ -90,10 +90,13 @@ def migration(doc: dict) -> Migration:
 def build(doc: dict) -> Build:
     if doc.get("schema") != SCHEMA or doc.get("command") != "build":
         raise StateError(f"not a build record of schema {SCHEMA}")
-    units, findings = [], []
+    units, findings, met = [], [], {}
     for u in doc["units"]:
         mine = [stored(d) for d in u["findings"]]
         findings.extend(mine)
+        for s in mine:
+            if s.finding.severity is Severity.ERROR:
+                met.setdefault(error_key(s.finding), []).append(u["path"])
         errors = sum(1 for s in mine if s.finding.severity is Severity.ERROR)
         first = first_error(s.finding for s in mine) if u["status"] != "ok" else ""
         units.append(UnitRow(u["path"], u["target"], u["status"], u["seconds"], errors, len(mine) - errors, first))
@@ -102,7 +105,8 @@ def build(doc: dict) -> Build:
         findings.extend(stored(d) for d in project["findings"])
         project = {k: project[k] for k in ("command", "status", "seconds", "output_tail")}
     return Build(tuple(doc["targets"]), doc["hipcc"], doc["hip_version"], tuple(units), tuple(doc["skipped"]),
-                 project, tuple(findings), bool(doc["failed"]))
+                 project, tuple(findings), bool(doc["failed"]),
+                 tuple((key, tuple(dict.fromkeys(paths))) for key, paths in met.items()))
 
 
 def bench_run(path: Path, root: Path) -> BenchRun:

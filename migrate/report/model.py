@@ -115,6 +115,8 @@ class Build:
     project: dict | None  # command, status, seconds, output_tail
     findings: tuple[Stored, ...]
     failed: bool
+    # the units each error was met in: (code, path, line, compiler text) -> units, for the blockers
+    units_of: tuple[tuple[tuple, tuple[str, ...]], ...] = ()
 
     @property
     def by_target(self) -> tuple[TargetRow, ...]:

@@ -180,18 +180,12 @@ def choose(hip_version: str | None = None, hipcc: str | None = None, hipcc_origi
     found = discover_all(hipcc, hipcc_origin)
     if not found:
         raise UsageError(f"hipcc not found: {INSTALL_HINT}")
-    if hipcc:
-        return found[0]
-    if not hip_version:
+    if hipcc or not hip_version:
         return found[0]
     for tc in found:
         if tc.short_version == hip_version:
             return tc
     installed = ", ".join(t.label for t in found)
-    return _missing(hip_version, installed)
-
-
-def _missing(hip_version: str, installed: str) -> Toolchain:
     raise UsageError(f"no HIP {hip_version} toolchain installed (found: {installed}); install ROCm {hip_version} "
                      f"(AMD's packages put it in /opt/rocm-{hip_version}.x, found automatically) or give its hipcc with "
                      "--hipcc PATH; scripts/install-toolchain installs HIP 6.4 and Debian's own")

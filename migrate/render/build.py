@@ -55,8 +55,8 @@ def diagnostic_text(f) -> str:
 
 
 def error_groups(result: BuildResult) -> dict[tuple, list]:
-    """One entry per distinct error (place, code, compiler text): the same error of a shared header, met by many
-    units and targets, is one entry with every (unit, finding) that gave it; largest first."""
+    """One entry per distinct error (error_key and column): the same error of a shared header, met by many units
+    and targets, is one entry with every (unit, finding) that gave it; largest first."""
     groups: dict[tuple, list] = {}
     sources = [(u.path, u.findings) for u in result.units]
     if result.project is not None:
@@ -64,8 +64,7 @@ def error_groups(result: BuildResult) -> dict[tuple, list]:
     for unit, unit_findings in sources:
         for f in unit_findings:
             if f.severity.label == "error":
-                key = (f.span.path, f.span.line, f.span.column, f.code, diagnostic_text(f))
-                groups.setdefault(key, []).append((unit, f))
+                groups.setdefault((*error_key(f), f.span.column), []).append((unit, f))
     return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
 
 
@@ -81,7 +80,7 @@ def render_text(result: BuildResult, console: Console) -> None:
         console.print(f"[bold red]blockers[/]: {failed} of {len(result.units)} compiles failed"
                       + (", and the project build" if result.project is not None and result.project.status != "ok"
                          else "") + f"; {len(groups)} distinct error{'s' if len(groups) != 1 else ''}, the most met first:")
-        for (path, line, _, code, text), same in list(groups.items())[:5]:
+        for (code, path, line, text, _), same in list(groups.items())[:5]:
             units = len({unit for unit, _ in same})
             console.print(f"  {len(same):>4} x {code} {path}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
                           markup=False, highlight=False)
@@ -100,7 +99,7 @@ def render_text(result: BuildResult, console: Console) -> None:
     if findings:
         by_cause = Counter(f.code for f in findings)
         console.print("errors by cause: " + ", ".join(f"{code} {n}" for code, n in sorted(by_cause.items())))
-        for (path, line, column, code, text), same in error_groups(result).items():
+        for (code, path, line, _, column), same in groups.items():
             units = len({unit for unit, _ in same})
             times = f" (x{len(same)}, {units} unit{'s' if units != 1 else ''})" if len(same) > 1 else ""
             message = TARGET.sub(": ", same[0][1].message, count=1)

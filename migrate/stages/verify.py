@@ -97,8 +97,8 @@ def newer_hip_names(installed: str | None) -> dict[str, str]:
     """HIP names the packs know to appear after the installed HIP version, with the release that has them."""
     if installed is None:
         return {}
-    packs = default_packs()
-    return {m.hip: m.since for m in packs.names.values() if m.newer_than(version_tuple(installed))}
+    key = version_tuple(installed)
+    return {m.hip: m.since for m in default_packs().names.values() if m.newer_than(key)}
 
 
 def newer_headers(installed: str | None) -> dict[str, str]:
@@ -175,7 +175,7 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
     hip_units, plain = units(root) if compile_units else ([], [])
     results: list[UnitResult] = []
     if hip_units:
-        base = flags.project_flags(root, make_vars) if make_vars else flags.project_flags(root)
+        base = flags.project_flags(root, make_vars)
         extra = [f"-I{d}" for d in tc.include_dirs()]
         database = flags.compile_database(root, source)
         args, problems, host = {}, {}, set()

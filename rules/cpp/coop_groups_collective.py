@@ -13,12 +13,13 @@ without a qualifier after `using namespace cooperative_groups;`, `using namespac
 import re
 
 from migrate.cpp import cg_collectives as cgc
+from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](cooperative_groups/(?:reduce|scan)\.h)[>\"][^\n]*(\r?\n|$)", re.M)
-CG_HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hip/hip_)?cooperative_groups\.h[>\"]", re.M)
+COLLECTIVE_HEADERS = ("cooperative_groups/reduce.h", "cooperative_groups/scan.h")
+CG_HEADERS = ("cooperative_groups.h", "hip/hip_cooperative_groups.h")
 ALIAS = re.compile(rb"\bnamespace[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*(?:::)?cooperative_groups[ \t]*;")
 NAMES = "|".join(cgc.FUNCTIONS + cgc.OPERATORS + cgc.ASYNC)
 QUALIFIED = re.compile(rb"\b([A-Za-z_]\w*)[ \t]*::[ \t]*(" + NAMES.encode() + rb")\b")
@@ -77,13 +78,13 @@ class CoopGroupsCollective(CppRule):
         if b"cooperative_groups" not in data and b"cg::" not in data:
             return
         has_block = cgc.MARKER.encode() in data
+        included = list(includes(ctx))
+        collective = [(m, name) for m, name in included if name in COLLECTIVE_HEADERS]
         first = True
-        for m in HEADER.finditer(data):
-            if ctx.locate(m.start(1), m.end(1))[0] is Context.COMMENT:
-                continue
-            header = m.group(1).decode()
+        for m, header in collective:
             if first and not has_block:
-                include = "" if CG_HEADER.search(data) else f"#include <hip/hip_cooperative_groups.h>{ctx.newline}"
+                include = ("" if any(name in CG_HEADERS for _, name in included)
+                           else f"#include <hip/hip_cooperative_groups.h>{ctx.newline}")
                 replacement = f"{include}{cgc.block(ctx.newline)}{ctx.newline}"
                 message = (f"{header} has no HIP counterpart: an implementation of cg::reduce, the scans and their "
                            f"operators that holds for 64- and 32-lane wavefronts is written in its place (namespace "
@@ -91,7 +92,7 @@ class CoopGroupsCollective(CppRule):
             else:
                 replacement, message = "", f"{header}: the implementation written for the first such include serves"
             first = False
-            yield self.finding(ctx, m.start(), m.end(1) + 1, message, severity=Severity.INFO,
+            yield self.finding(ctx, m.start(), m.end(2) + 1, message, severity=Severity.INFO,
                                edits=[Edit(m.start(), m.end(), replacement)], title="Write the collectives in its place")
         aliases = {m.group(1) for m in ALIAS.finditer(data)} | {b"cooperative_groups"}
         if not ALIAS.search(data):
@@ -110,7 +111,7 @@ class CoopGroupsCollective(CppRule):
                                edits=[Edit(m.start(1), m.end(1), cgc.NAMESPACE)], title=f"Use {cgc.NAMESPACE}::{name}")
         using = USING.search(data)
         if using and f"using namespace {cgc.NAMESPACE};".encode() not in data and (
-                has_block or HEADER.search(data)) and ctx.locate(using.start(), using.start() + 5)[0] is Context.CODE:
+                has_block or collective) and ctx.locate(using.start(), using.start() + 5)[0] is Context.CODE:
             calls = [m for m, token in ctx.code_matches(UNQUALIFIED)
                      if token.node is not None and token.node.parent is not None
                      and token.node.parent.type == "call_expression"]

@@ -12,13 +12,13 @@ names itself, is left alone. The link library, -lnvToolsExt -> -lroctx64, is the
 import re
 
 from migrate.cpp import nvtx_shim
+from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 USED = re.compile(rb"(?<![\w:])(" + "|".join(nvtx_shim.NAMES).encode() + rb")\b")
-NVTX_HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:nvtx3/)?(?:nvToolsExt|nvtx3)(?:\.h|\.hpp)?[>\"][^\n]*(?:\r?\n|$)"
-                         rb"|^[ \t]*#[ \t]*include[ \t]*[<\"]roctracer/roctx\.h[>\"][^\n]*(?:\r?\n|$)", re.M)
+NVTX_HEADER = re.compile(r"(?:nvtx3/)?(?:nvToolsExt|nvtx3)(?:\.h|\.hpp)?|roctracer/roctx\.h")  # fullmatch
 
 PUSH_RANGE = ("#include <nvtx3/nvToolsExt.h>\n"
               "void push_range(const char* name, unsigned int color) {\n"
@@ -52,7 +52,7 @@ class NvtxBeyondRoctx(CppRule):
                      if ctx.locate(m.start(1), m.end(1))[0] in (Context.CODE, Context.MACRO, Context.USER_SCOPE)), None)
         if used is None or re.search(rb"\b(?:struct|typedef)\b[^;{]*\bnvtxEventAttributes", data):
             return
-        header = NVTX_HEADER.search(data)
+        header = next((m for m, name in includes(ctx) if NVTX_HEADER.fullmatch(name)), None)
         name = used.group(1).decode()
         message = (f"{name} has no roctx counterpart: NVTX's attributed ranges, domains and names are declared on roctx "
                    "after the include (the message is kept; colour, category and payload are dropped)")

@@ -10,11 +10,12 @@ where `hip_bfloat16` is the type to use (CPP005).
 """
 import re
 
+from migrate.cpp.includes import includes
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
-NEW_HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:cuda_bf16\.h|hip/hip_bf16\.h)[>\"]", re.M)
-OLD_HEADER = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]hip/hip_bfloat16\.h[>\"]", re.M)
+NEW_HEADERS = ("cuda_bf16.h", "hip/hip_bf16.h")
+OLD_HEADER = "hip/hip_bfloat16.h"
 OLD_TYPE = re.compile(rb"(?<![\w:])(hip_bfloat16)(?!\w)")
 SINCE = (5, 7)
 
@@ -39,8 +40,10 @@ class OldBfloat16TypeWithNewHeader(CppRule):
 
     def check(self, ctx):
         data = ctx.data
-        if (ctx.target_tuple < SINCE or b"hip_bfloat16" not in data or not NEW_HEADER.search(data)
-                or OLD_HEADER.search(data)):
+        if ctx.target_tuple < SINCE or b"hip_bfloat16" not in data:
+            return
+        headers = {name for _, name in includes(ctx)}
+        if not headers & set(NEW_HEADERS) or OLD_HEADER in headers:
             return
         for m, token in ctx.code_matches(OLD_TYPE):
             yield self.finding(ctx, token.start, token.end,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from migrate.cpp import parse
+from migrate.cpp.context import DEFINE
 from migrate.edits import decoded
 
 LANE_NAME = re.compile(r"(?i)^(?:lane|lane_?id|lane_?idx|lane_?index|warp|warp_?id|warp_?idx|warp_?index|wid)$")
@@ -204,9 +205,6 @@ class _FileState:
             self.bodies[key] = Tree(tree.root_node, key, Lanes(tree, self.lane_macros | params, whole=True),
                                     macro.body.text, macro.name)
         return self.bodies[key]
-
-
-DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
 
 def _macros_of(ctx) -> list[Macro]:

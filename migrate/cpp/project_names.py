@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from migrate.cpp.context import CUDA_LOOKING
+from migrate.cpp.context import CUDA_LOOKING, DEFINE
 
 HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl")
-DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 # a type: `struct cuHalfComplex {`, `typedef ... cuIndex;`, `using cuX = ...`
 TYPE_DECL = re.compile(rb"\b(?:struct|class|union|enum)[ \t]+(?:__align__\(\w+\)[ \t]+)?([A-Za-z_]\w*)[ \t\r\n]*[{:]"
                        rb"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)[ \t]*;|\busing[ \t]+([A-Za-z_]\w*)[ \t]*=")

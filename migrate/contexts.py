@@ -1,8 +1,8 @@
 """Which context class reads each kind of file that file rules handle (everything but C++/CUDA)."""
 from __future__ import annotations
 
-from migrate.build.cmake import CMakeContext
-from migrate.build.make import MakeContext
+from migrate.buildfiles.cmake import CMakeContext
+from migrate.buildfiles.make import MakeContext
 from migrate.deploy.context import (DockerContext, DotenvContext, PyprojectContext, RequirementsContext, ShellContext,
                                     YamlContext)
 from migrate.python.context import PythonContext

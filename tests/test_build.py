@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.build import diagnostics
+from migrate.verify import diagnostics
 from tests.helpers import cli
 
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"

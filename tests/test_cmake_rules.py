@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from migrate.build.cmake import CMakeContext
-from migrate.build.nvcc_options import is_architecture_option, translate_option, translate_options
+from migrate.buildfiles.cmake import CMakeContext
+from migrate.buildfiles.nvcc_options import is_architecture_option, translate_option, translate_options
 from migrate.fixing import run_rules
 from migrate.model import Severity
 from migrate.options import Options

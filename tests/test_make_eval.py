@@ -1,12 +1,12 @@
-"""The Makefile evaluator (migrate/build/make_eval.py) and the compile-check flags read through it
+"""The Makefile evaluator (migrate/buildfiles/make_eval.py) and the compile-check flags read through it
 (flags.project_flags): only the branches GNU make takes, with make's variable semantics."""
 import re
 import subprocess
 
 import pytest
 
-from migrate.build import flags
-from migrate.build.make_eval import evaluate
+from migrate.buildfiles import flags
+from migrate.buildfiles.make_eval import evaluate
 from tests.conftest import need_tool
 from tests.helpers import write_tree
 

@@ -3,13 +3,13 @@
 Every finding but the plain conversions (MAPxxx renames already applied: the report counts them by API family):
 unsupported identifiers, hazards, warnings, notes, input problems, and the build's compiler diagnostics. Rule
 metadata and help come from the rule classes and packs (migrate.check.report.rules_for) and, for the build's
-BLD9xx codes, which no rule class carries, from the causes of migrate.build.diagnostics.
+BLD9xx codes, which no rule class carries, from the causes of migrate.verify.diagnostics.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from migrate.build import diagnostics
+from migrate.verify import diagnostics
 from migrate.model import RuleKind, Severity
 from migrate.render import sarif
 from migrate.report.model import Report

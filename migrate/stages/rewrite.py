@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable
 
-from migrate.build.linemap import LineMap
+from migrate.verify.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for

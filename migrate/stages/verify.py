@@ -14,8 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from migrate import toolchain
-from migrate.build import diagnostics, flags, torch_ext
-from migrate.build.linemap import LineMap
+from migrate.buildfiles import flags, torch_ext
+from migrate.verify import diagnostics
+from migrate.verify.linemap import LineMap
 from migrate.model import BuildResult, CommandResult, Finding, RuleKind, Severity, Span, UnitResult
 from migrate.packs import default_packs, version_tuple
 from migrate.stages.scan import UsageError

@@ -14,7 +14,7 @@ input, so a second pass changes nothing.
 """
 import re
 
-from migrate.build.make import runs_hip_compiler
+from migrate.buildfiles.make import runs_hip_compiler
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 

@@ -10,7 +10,7 @@ AMD targets in that variable.
 """
 import re
 
-from migrate.build.cmake_helpers import amd_architectures, delete_args
+from migrate.buildfiles.cmake_helpers import amd_architectures, delete_args
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

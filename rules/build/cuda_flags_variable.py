@@ -3,7 +3,7 @@
 CMake's HIP language reads `CMAKE_HIP_FLAGS` and `CMAKE_HIP_FLAGS_<CONFIG>` (clang options, used when
 compiling and when linking HIP targets). The name is replaced wherever it appears, and in a `set`,
 `string(APPEND|PREPEND)` or `list(APPEND)` of the variable the nvcc options inside the value are translated
-with the table of `migrate.build.nvcc_options`: `--use_fast_math` -> `-ffast-math`, `-lineinfo` ->
+with the table of `migrate.buildfiles.nvcc_options`: `--use_fast_math` -> `-ffast-math`, `-lineinfo` ->
 `-gline-tables-only`, `-Xcompiler X` -> `X`, `-rdc=true` -> `-fgpu-rdc`, `--default-stream per-thread` ->
 `-fgpu-default-stream=per-thread`; `--expt-relaxed-constexpr`, `--expt-extended-lambda` (clang allows both by
 default), `-arch=sm_XX`/`-gencode ...` (the AMD targets come from `CMAKE_HIP_ARCHITECTURES`) and `-ccbin` are
@@ -12,7 +12,7 @@ a warning that says what is lost.
 """
 import re
 
-from migrate.build.cmake_helpers import Word, Words, rewrite_options, split_words
+from migrate.buildfiles.cmake_helpers import Word, Words, rewrite_options, split_words
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

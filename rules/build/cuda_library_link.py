@@ -10,7 +10,7 @@ so for older targets `-lnvrtc` is removed. Libraries newer than the target HIP (
 5.7; hipSPARSELt: 6.0) are mapped with a warning. Libraries without a drop-in counterpart (CUPTI, NVML, NPP,
 nvJPEG, cuFile, cuFFTW) are reported and left in place.
 """
-from migrate.build.make import drop
+from migrate.buildfiles.make import drop
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

@@ -6,15 +6,15 @@ migration (BLD014), so flags left there would be silently lost. Their place is `
 the same scope as the variable it replaces. The usual ways of adding flags, `list(APPEND CUDA_NVCC_FLAGS a b)`,
 `set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS} a b)` and `set(CUDA_NVCC_FLAGS "${CUDA_NVCC_FLAGS};a;b")`, become
 `string(APPEND CMAKE_HIP_FLAGS " a b")` with the options translated by the table of
-`migrate.build.nvcc_options` (`--use_fast_math` -> `-ffast-math`, `-arch`/`-gencode` dropped, ...). A plain
+`migrate.buildfiles.nvcc_options` (`--use_fast_math` -> `-ffast-math`, `-arch`/`-gencode` dropped, ...). A plain
 `set(CUDA_NVCC_FLAGS a b)` also appends: `CMAKE_HIP_FLAGS` may hold the user's own flags. Options with no AMD
 counterpart are dropped with a warning; a command left with no flag is removed. Other forms (a cache entry,
 flags built from other variables) are reported with the translation for a hand edit.
 """
 import re
 
-from migrate.build.cmake_helpers import delete_command
-from migrate.build.nvcc_options import translate_options
+from migrate.buildfiles.cmake_helpers import delete_command
+from migrate.buildfiles.nvcc_options import translate_options
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

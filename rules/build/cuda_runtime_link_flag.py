@@ -12,7 +12,7 @@ does not support: it is removed with a warning, and the device-side launches nee
 """
 import re
 
-from migrate.build.make import drop, runs_hip_compiler
+from migrate.buildfiles.make import drop, runs_hip_compiler
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

@@ -5,7 +5,7 @@ CMake 3.10 and removed in 3.27).
 `cuda_add_executable`/`cuda_add_library` become `add_executable`/`add_library` (their `WIN32`, `STATIC`, ...
 keywords mean the same); BLD006 marks their `.cu` files `LANGUAGE HIP`, and CMake's HIP language links the
 HIP runtime as FindCUDA linked cudart. Their `OPTIONS` (nvcc flags for this target, optionally per
-configuration after `DEBUG`/`RELEASE`/...) are translated with `migrate.build.nvcc_options` into a
+configuration after `DEBUG`/`RELEASE`/...) are translated with `migrate.buildfiles.nvcc_options` into a
 `target_compile_options(<target> PRIVATE $<$<COMPILE_LANGUAGE:HIP>:...>)` after the command; options with no
 AMD counterpart are dropped with a warning. `cuda_add_cublas_to_target(t)` and `cuda_add_cufft_to_target(t)`
 become `target_link_libraries(t roc::hipblas)` / `target_link_libraries(t hip::hipfft)` (the plain signature,
@@ -13,8 +13,8 @@ as FindCUDA used). The other FindCUDA commands (`cuda_compile`, `cuda_compile_pt
 `cuda_select_nvcc_arch_flags`, separable-compilation helpers ...) produce nvcc-specific objects or flags and
 are reported for a hand port.
 """
-from migrate.build.cmake_helpers import delete_args, insert_after, name_span
-from migrate.build.nvcc_options import translate_option
+from migrate.buildfiles.cmake_helpers import delete_args, insert_after, name_span
+from migrate.buildfiles.nvcc_options import translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

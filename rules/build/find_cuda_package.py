@@ -17,7 +17,7 @@ file whose project enables CUDA but neither C nor C++ also gets `enable_language
 Only the links of this file are seen: a library linked in a subdirectory's CMakeLists.txt needs its
 `find_package` there, or added by hand.
 """
-from migrate.build.cmake_helpers import (delete_command, enabled_languages, found_packages, indentation,
+from migrate.buildfiles.cmake_helpers import (delete_command, enabled_languages, found_packages, indentation,
                                          required_packages)
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid

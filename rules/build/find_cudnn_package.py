@@ -12,7 +12,7 @@ targets are BLD003's.
 """
 import re
 
-from migrate.build.cmake_helpers import delete_command
+from migrate.buildfiles.cmake_helpers import delete_command
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 

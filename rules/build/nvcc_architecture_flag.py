@@ -13,7 +13,7 @@ cannot be rewritten word by word: they are reported, for a hand edit.
 """
 import re
 
-from migrate.build.make import drop
+from migrate.buildfiles.make import drop
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

@@ -1,7 +1,7 @@
 """nvcc options in `target_compile_options`, `add_compile_options`, `target_link_options` and
 `add_link_options`, usually guarded by `$<$<COMPILE_LANGUAGE:CUDA>:...>`.
 
-The options are translated with the table of `migrate.build.nvcc_options` (the same as for
+The options are translated with the table of `migrate.buildfiles.nvcc_options` (the same as for
 `CMAKE_CUDA_FLAGS`, BLD007): `--use_fast_math` -> `-ffast-math`, `-lineinfo` -> `-gline-tables-only`,
 `-Xcompiler=-Wall` -> `-Wall`, `-rdc=true` -> `-fgpu-rdc`; options clang does not need
 (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `-arch`, `-gencode`) are removed, and options with no
@@ -10,7 +10,7 @@ plain arguments, from `;`-lists, from generator-expression payloads and from `SH
 commands `$<COMPILE_LANGUAGE:CUDA>` becomes `$<COMPILE_LANGUAGE:HIP>` (as BLD008 does elsewhere). An
 expression left with nothing to guard is removed, and a command left with no options at all is removed.
 """
-from migrate.build.cmake_helpers import (OPTION_COMMANDS, delete_args, delete_command, language_expression_edits,
+from migrate.buildfiles.cmake_helpers import (OPTION_COMMANDS, delete_args, delete_command, language_expression_edits,
                                          name_span, option_groups, rewrite_options)
 from migrate.model import RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid

@@ -5,7 +5,7 @@ an imported alias), and in `extra_cuda_cflags` of `torch.utils.cpp_extension.loa
 On ROCm, PyTorch builds a `CUDAExtension` with hipcc and hands it the `'nvcc'` list as it is (the same holds for
 `extra_cuda_cflags`), so `CUDAExtension`, `load` and the `'nvcc'` key stay exactly as they are: there is no
 `HIPExtension`, and no `'hipcc'` key. Only the options in those lists change, as the shared table of
-`migrate/build/nvcc_options.py` says: `-lineinfo` → `-gline-tables-only`, `"-Xcompiler", "-fopenmp"` →
+`migrate/buildfiles/nvcc_options.py` says: `-lineinfo` → `-gline-tables-only`, `"-Xcompiler", "-fopenmp"` →
 `"-fopenmp"`, `-rdc=true` → `-fgpu-rdc`; options clang does not need are removed with their comma
 (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `"-ccbin", "g++"`, `--threads=4`).
 
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.build.nvcc_options import is_architecture_option, translate_option
+from migrate.buildfiles.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.python.index import index, quoted, string_value
 from migrate.python.names import target_names

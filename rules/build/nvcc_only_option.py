@@ -2,7 +2,7 @@
 target-specific variable, and in recipe lines that run nvcc or hipcc.
 
 hipcc hands its options to clang, which does not know nvcc's. The table in
-`migrate/build/nvcc_options.py` says what each becomes: `--use_fast_math` → `-ffast-math`,
+`migrate/buildfiles/nvcc_options.py` says what each becomes: `--use_fast_math` → `-ffast-math`,
 `-lineinfo` → `-gline-tables-only`, `-Xcompiler -fPIC,-Wall` → `-fPIC -Wall`, `-rdc=true` → `-fgpu-rdc`,
 `--default-stream per-thread` → `-fgpu-default-stream=per-thread`, `-x cu` → `-x hip`; options clang
 does not need are removed (`--expt-relaxed-constexpr`, `--expt-extended-lambda`, `-ccbin g++`, and nvcc's
@@ -14,8 +14,8 @@ Architecture flags are BLD102's, `-l` libraries BLD104's and BLD105's. A quoted 
 (`-Xcompiler "-fPIC -Wall"`) is read whole, and its options are written unquoted.
 """
 
-from migrate.build.make import drop, runs_hip_compiler
-from migrate.build.nvcc_options import is_architecture_option, translate_option
+from migrate.buildfiles.make import drop, runs_hip_compiler
+from migrate.buildfiles.nvcc_options import is_architecture_option, translate_option
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

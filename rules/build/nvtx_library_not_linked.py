@@ -6,7 +6,7 @@ roctracer), so the migrated program fails to link with undefined roctxRangePushA
 the project's C++ sources include an NVTX header, each Makefile recipe that links a program with nvcc or hipcc
 (an `-o` and no `-c`) and names no roctx or NVTX library gets `-lroctx64` at its end.
 """
-from migrate.build.make import runs_hip_compiler
+from migrate.buildfiles.make import runs_hip_compiler
 from migrate.model import Edit, RuleKind, Severity
 from migrate.rule import FileRule, Invalid, Valid
 

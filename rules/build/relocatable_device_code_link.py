@@ -12,8 +12,8 @@ it becomes such a link line too, and gets `-fgpu-rdc` as well.
 """
 import re
 
-from migrate.build.make import runs_hip_compiler
-from migrate.build.nvcc_options import translate_option
+from migrate.buildfiles.make import runs_hip_compiler
+from migrate.buildfiles.nvcc_options import translate_option
 from migrate.model import Edit, RuleKind
 from migrate.rule import FileRule, Invalid, Valid
 

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from migrate.build.make import Line, MakeContext
+from migrate.buildfiles.make import Line, MakeContext
 from migrate.options import Options
 from migrate.packs import default_packs
 

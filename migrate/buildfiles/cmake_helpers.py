@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from migrate.build.cmake import Arg, CMakeContext, Command
-from migrate.build.make import Word  # one option word with its byte span, for both build languages
-from migrate.build.nvcc_options import translate_option
+from migrate.buildfiles.cmake import Arg, CMakeContext, Command
+from migrate.buildfiles.make import Word  # one option word with its byte span, for both build languages
+from migrate.buildfiles.nvcc_options import translate_option
 from migrate.edits import decoded, encoded
 from migrate.model import Edit
 
@@ -308,7 +308,7 @@ def split_words(text: str, offset: int, sep: str) -> Words:
 
 
 def rewrite_options(ctx: CMakeContext, group: Words) -> Rewritten:
-    """Translate the nvcc options among `group`'s words (migrate.build.nvcc_options) into edits."""
+    """Translate the nvcc options among `group`'s words (migrate.buildfiles.nvcc_options) into edits."""
     words = group.words
     texts = [w.text for w in words]
     plan: list[tuple[int, int, list[str] | None]] = []  # (first, count, replacement or None = drop)

@@ -7,9 +7,9 @@ import re
 import shlex
 from pathlib import Path
 
-from migrate.build.cmake import CMakeContext
-from migrate.build import make_eval
-from migrate.build.make import runs_hip_compiler
+from migrate.buildfiles.cmake import CMakeContext
+from migrate.buildfiles import make_eval
+from migrate.buildfiles.make import runs_hip_compiler
 from migrate.options import Options
 from migrate.packs import default_packs
 

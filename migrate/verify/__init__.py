@@ -1,0 +1,1 @@
+"""Compile verification helpers: compiler diagnostics and the line maps between migrated and original sources."""

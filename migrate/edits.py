@@ -4,7 +4,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from migrate.model import Edit, Finding, Fix
+from migrate.model import Edit, Finding
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,3 @@ def readable(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "replace").decode("utf-8")
     return text
-
-
-def apply_fix(data: bytes, fix: Fix) -> bytes:
-    return splice(data, sorted(fix.edits, key=lambda e: (e.start, e.end > e.start)))

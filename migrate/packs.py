@@ -40,10 +40,6 @@ class Mapping:
     # in a release between them that was not inspected; "" when not known
     lacking: str = ""
 
-    @property
-    def since_key(self) -> tuple[int, int]:
-        return _version_key(self.since)
-
     def newer_than(self, target: tuple[int, int]) -> bool:
         """Known to have come after HIP `target`. A `since` that is only the oldest release inspected does not
         say so: hipBLAS names start at 5.5 because Debian 12 packages no hipBLAS, not because HIP 5.2 lacked them."""
@@ -98,9 +94,6 @@ class Packs:
             return (f"the mapping packs know HIP {self.releases[0]} to {self.releases[-1]} "
                     f"({', '.join(self.releases)}); give one of those or a release between them")
         return None
-
-    def known(self, name: str) -> bool:
-        return name in self.all_names
 
     @cached_property
     def all_names(self) -> frozenset[str]:

@@ -67,10 +67,6 @@ class Summary:
     minimum: float | None
     maximum: float | None
 
-    @property
-    def relative_iqr(self) -> float | None:
-        return self.iqr / abs(self.median) if self.median else None
-
     def as_dict(self) -> dict:
         return {"n": self.n, "median": self.median, "iqr": self.iqr, "mad": self.mad, "min": self.minimum,
                 "max": self.maximum}

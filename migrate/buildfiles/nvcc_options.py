@@ -251,12 +251,6 @@ def translate_options(words: Sequence[str]) -> tuple[list[str], list[tuple[str, 
     return out, lost
 
 
-def is_nvcc_option(words: Sequence[str], i: int) -> bool:
-    """True when `words[i]` starts an option that translate_option changes or drops."""
-    new, consumed, _ = translate_option(words, i)
-    return new is None or list(words[i:i + consumed]) != new
-
-
 def is_architecture_option(word: str) -> bool:
     """True for -arch=sm_80, -gencode=..., --gpu-architecture=..., -code=... (a glued value) and for the
     bare option names -arch, -gencode, ... (whose value is the next word)."""

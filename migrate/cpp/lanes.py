@@ -36,7 +36,6 @@ BITS32 = frozenset({"int", "unsigned", "unsigned int", "signed", "signed int", "
                     "uint", "std::uint32_t", "std::int32_t", "long", "unsigned long", "long int",
                     "unsigned long int"})
 
-_FUNCTIONS = parse.query("(function_definition body: (compound_statement)) @fn")
 _ASSIGNMENTS = parse.query("""
 (init_declarator declarator: (identifier) @name value: (_) @value)
 (assignment_expression left: (identifier) @name right: (_) @value)

@@ -7,8 +7,6 @@ from typing import Mapping
 
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<level>fatal error|error|warning): "
                         r"(?P<message>.*)$", re.M)
-CUDA_NAME = re.compile(r"'((?:cuda|cu[A-Z]|CU_|cublas|CUBLAS|curand|CURAND|cufft|CUFFT|cusparse|CUSPARSE|cusolver|"
-                       r"nccl|nvrtc|__nv|nvcuda)\w*)'")
 
 # cause -> (code, title); the order of CAUSES is the order in which the patterns are tried
 CAUSES = [

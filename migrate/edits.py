@@ -13,6 +13,7 @@ class Applied:
     edits: tuple[Edit, ...]  # every edit applied, sorted
     applied: tuple[Finding, ...]
     conflicts: tuple[Finding, ...]  # findings whose fix overlapped an earlier one and was not applied
+    overlapped: tuple[Finding, ...] = ()  # for each conflict, the applied finding whose fix it overlapped
 
 
 def _overlaps(a: Edit, b: Edit) -> bool:
@@ -24,33 +25,37 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
     """Apply the fix of each finding (in order of position); a fix that overlaps one already taken is
-    left out whole and reported back as a conflict."""
+    left out whole and reported back as a conflict, with the finding whose fix it overlapped."""
     accepted: list[tuple[int, int, int, Edit]] = []  # (start, is-replacement, order, edit), kept sorted
-    applied, conflicts = [], []
+    owner: list[Finding] = []  # by order: the finding each accepted edit belongs to
+    applied, conflicts, overlapped = [], [], []
     ordered = sorted((f for f in findings if f.fix), key=lambda f: min(e.start for e in f.fix.edits))
     for finding in ordered:
         edits = finding.fix.edits
-        if any(_clashes(accepted, e) for e in edits):
+        clash = next((c for c in (_clashes(accepted, e) for e in edits) if c is not None), None)
+        if clash is not None:
             conflicts.append(finding)
+            overlapped.append(owner[clash])
             continue
         for e in edits:
             bisect.insort(accepted, (e.start, e.end > e.start, len(accepted), e))
+            owner.append(finding)
         applied.append(finding)
     edits = [t[3] for t in accepted]
-    return Applied(splice(data, edits), tuple(edits), tuple(applied), tuple(conflicts))
+    return Applied(splice(data, edits), tuple(edits), tuple(applied), tuple(conflicts), tuple(overlapped))
 
 
-def _clashes(accepted: list[tuple[int, int, int, Edit]], edit: Edit) -> bool:
-    """Accepted edits never overlap each other, so only the last one starting at or before `edit`
-    and those starting inside it can clash."""
+def _clashes(accepted: list[tuple[int, int, int, Edit]], edit: Edit) -> int | None:
+    """The order of an accepted edit that `edit` overlaps, None when none does. Accepted edits never overlap each
+    other, so only the last one starting at or before `edit` and those starting inside it can clash."""
     i = bisect.bisect_right(accepted, (edit.start, True, len(accepted) + 1))
     if i > 0 and _overlaps(accepted[i - 1][3], edit):
-        return True
+        return accepted[i - 1][2]
     while i < len(accepted) and accepted[i][0] < max(edit.end, edit.start + 1):
         if _overlaps(accepted[i][3], edit):
-            return True
+            return accepted[i][2]
         i += 1
-    return False
+    return None
 
 
 def splice(data: bytes, edits: list[Edit]) -> bytes:

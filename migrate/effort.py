@@ -4,9 +4,8 @@ Pure functions over a `MigrationResult`, for the files an engine or the build ru
 
 - lines changed: lines of the file that the migration rewrites, adds or removes (a rewritten line counts
   once; from a line diff of the old and new text);
-- hazards fixed: portability-hazard findings (rule kind HAZARD) whose fix the run applies under the
-  fix policy (SAFE fixes, and UNSAFE ones with --unsafe-fixes), not counting a fix left out because it
-  overlapped another;
+- hazards fixed: portability-hazard findings (rule kind HAZARD) whose fix the run applied (its outcome, decided
+  where the fixes are applied: under the fix policy, not left out for overlapping another fix);
 - hazards to review: every other hazard finding, and their weight by severity: WEIGHTS (warning 1,
   error 3);
 - effort class: the larger of the class of the review weight (REVIEW_LIMITS: 0 trivial, up to 5 small,
@@ -20,16 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from migrate.linediff import LineDiff
-from migrate.fixing import allowed
 from migrate.model import FileResult, Finding, MigrationResult, RuleKind, Severity
-from migrate.options import Options
 
 WEIGHTS = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 3}
 CLASSES = ("trivial", "small", "moderate", "large", "very large")
 REVIEW_LIMITS = (0, 5, 20, 60)  # the most review weight of trivial, small, moderate, large
 CHANGED_LIMITS = (0.05, 0.20)  # the largest changed-lines fraction of trivial, small (above: moderate)
 MIN_CHANGED = 10  # fewer changed lines than this are trivial whatever the fraction
-CONFLICT = "INP007"  # a fix left out because it overlapped another
 
 
 @dataclass(frozen=True)
@@ -73,21 +69,15 @@ def effort_class(weight: int, lines_changed: int, lines: int) -> str:
     return CLASSES[max(by_review, by_changes)]
 
 
-def conflicted(findings) -> set[tuple[str, int, int]]:
-    """(code, line, column) of the fixes left out of a file because they overlapped another (INP007 names them)."""
-    return {(c.message.split(" ", 1)[0], c.span.line, c.span.column) for c in findings if c.code == CONFLICT}
+def is_fixed(f: Finding) -> bool:
+    """Whether the run applied the finding's fix (the outcome recorded on it)."""
+    return f.fix is not None and f.fix.applied
 
 
-def is_fixed(f: Finding, options: Options, conflicts: set[tuple[str, int, int]]) -> bool:
-    return allowed(f, options) and (f.code, f.span.line, f.span.column) not in conflicts
-
-
-def file_effort(r: FileResult, unsafe_fixes: bool, diff: LineDiff | None = None) -> FileEffort:
-    options = Options(unsafe_fixes=unsafe_fixes)
-    conflicts = conflicted(r.findings)
+def file_effort(r: FileResult, diff: LineDiff | None = None) -> FileEffort:
     hazards = [f for f in r.findings if f.kind is RuleKind.HAZARD]
-    fixed = [f for f in hazards if is_fixed(f, options, conflicts)]
-    review = [f for f in hazards if not is_fixed(f, options, conflicts)]
+    fixed = [f for f in hazards if is_fixed(f)]
+    review = [f for f in hazards if not is_fixed(f)]
     weight = sum(WEIGHTS[f.severity] for f in review)
     changed = changed_lines(r.old, r.new, diff) if r.old is not None and r.new is not None else 0
     return FileEffort(r.path, r.lines, changed, len(fixed), len(review), weight, effort_class(weight, changed, r.lines))
@@ -95,9 +85,10 @@ def file_effort(r: FileResult, unsafe_fixes: bool, diff: LineDiff | None = None)
 
 def estimate(result: MigrationResult, unsafe_fixes: bool = False, diffs: dict[str, LineDiff] | None = None) -> Effort:
     """The effort of every file that was read and migrated (or found unchanged), and of all of them. `diffs`:
-    the changed files' LineDiffs by path, when the caller has worked them out already."""
+    the changed files' LineDiffs by path, when the caller has worked them out already. `unsafe_fixes` is the policy
+    the fixes were applied under, recorded with the estimate."""
     diffs = diffs or {}
-    files = tuple(file_effort(r, unsafe_fixes, diffs.get(r.path)) for r in result.files if r.old is not None)
+    files = tuple(file_effort(r, diffs.get(r.path)) for r in result.files if r.old is not None)
     lines = sum(f.lines for f in files)
     changed = sum(f.lines_changed for f in files)
     weight = sum(f.review_weight for f in files)

@@ -7,7 +7,7 @@ from typing import Callable
 from migrate.compose import Composition
 from migrate.context import FileContext
 from migrate.edits import Applied, apply_fixes, splice
-from migrate.model import Applicability, Edit, Finding, RuleKind, Severity, Span
+from migrate.model import Applicability, Edit, Finding, Outcome, RuleKind, Severity, Span
 from migrate.options import Options
 
 
@@ -44,7 +44,7 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
     owners: list[Finding] = list(first.applied)
     composition.add([(e, i) for i, f in enumerate(owners) for e in f.fix.edits])
     seen = {(f.code, f.span.start, f.message) for f in findings}
-    data, later_findings, conflicts = first.data, [], list(first.conflicts)
+    data, later_findings, conflicts, overlapped = first.data, [], list(first.conflicts), list(first.overlapped)
     for _ in range(4):
         again = type(ctx)(ctx.path, data, ctx.options, ctx.packs, ctx.target)
         if again.parse_errors():
@@ -66,6 +66,7 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
                 later_findings.append(replace(moved, fix=None) if f.fix else moved)
         conflicts += [replace(f, span=ctx.span(composition.original(f.span.start),
                                                 composition.original(f.span.start))) for f in result.conflicts]
+        overlapped += result.overlapped
         if not result.applied:
             break
         composition.add(edits)
@@ -83,8 +84,27 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
             f = replace(f, fix=replace(f.fix, edits=tuple(owned[i])) if i in owned else None)
         out.append(f)
     out += later_findings
-    applied = tuple(f for f in out if allowed(f, ctx.options))
-    return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts))
+    left_out = {id(f) for f in first.conflicts}
+    applied = tuple(f for f in out if allowed(f, ctx.options) and id(f) not in left_out)
+    return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts), tuple(overlapped))
+
+
+def settled(findings: list[Finding], result: Applied) -> list[Finding]:
+    """Each fix with its outcome: applied, left out for overlapping the fix of `result.overlapped`, else skipped by
+    the fix policy."""
+    applied = {id(f) for f in result.applied}
+    overlapped = {id(c): o.code for c, o in zip(result.conflicts, result.overlapped)}
+    out = []
+    for f in findings:
+        if f.fix is not None:
+            if id(f) in applied:
+                f = replace(f, fix=replace(f.fix, outcome=Outcome.APPLIED))
+            elif id(f) in overlapped:
+                f = replace(f, fix=replace(f.fix, outcome=Outcome.OVERLAPPED, overlaps=overlapped[id(f)]))
+            else:
+                f = replace(f, fix=replace(f.fix, outcome=Outcome.SKIPPED))
+        out.append(f)
+    return out
 
 
 def one_per_site(findings: list[Finding]) -> list[Finding]:
@@ -130,6 +150,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     extra = extra_edits(ctx.data, result) if extra_edits else []
     if extra:
         output = splice(ctx.data, sorted([*result.edits, *extra], key=lambda e: (e.start, e.end > e.start)))
+    findings = settled(findings, result)
     for f in result.conflicts:
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))

@@ -26,6 +26,15 @@ class Applicability(enum.Enum):
     DISPLAY_ONLY = "display-only"  # shown as a suggestion, never applied
 
 
+class Outcome(enum.Enum):
+    """What became of a fix, decided once where fixes are applied (migrate/fixing.py) and read by everything after."""
+
+    APPLIED = "applied"
+    SKIPPED = "skipped"  # the fix policy left it out: unsafe without --unsafe-fixes, or display-only
+    OVERLAPPED = "overlapped"  # left out because it overlaps another fix that was applied (Fix.overlaps names it)
+    SUPPRESSED = "suppressed"  # a `hipmigrate: ignore[...]` comment covers its finding
+
+
 class RuleKind(enum.Enum):
     MAPPING = "mapping"  # identifier renames driven by the mapping packs
     CPP = "cpp"  # structural C++ rules (headers, launches, symbols, version fallbacks)
@@ -61,6 +70,12 @@ class Fix:
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability = Applicability.SAFE
+    outcome: Outcome | None = None  # None until the fixes of its file are applied
+    overlaps: str = ""  # OVERLAPPED: the code of the applied fix it overlaps
+
+    @property
+    def applied(self) -> bool:
+        return self.outcome is Outcome.APPLIED
 
 
 @dataclass(frozen=True, slots=True)

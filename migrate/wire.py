@@ -7,18 +7,19 @@ plain tuples and dict lookups for the enums take about a third of that.
 """
 from __future__ import annotations
 
-from migrate.model import Applicability, Edit, FileResult, FileStatus, Finding, Fix, RuleKind, Severity, Span
+from migrate.model import Applicability, Edit, FileResult, FileStatus, Finding, Fix, Outcome, RuleKind, Severity, Span
 
 _KINDS = {k.value: k for k in RuleKind}
 _SEVERITIES = {int(s): s for s in Severity}
 _APPLICABILITY = {a.value: a for a in Applicability}
 _STATUS = {s.value: s for s in FileStatus}
+_OUTCOMES = {o.value: o for o in Outcome}
 
 
 def finding_fields(f: Finding) -> tuple:
     s, fix = f.span, f.fix
     packed_fix = None if fix is None else (fix.title, [(e.start, e.end, e.text) for e in fix.edits],
-                                           fix.applicability.value)
+                                           fix.applicability.value, fix.outcome and fix.outcome.value, fix.overlaps)
     return (f.code, f.kind.value, int(f.severity), f.message, s.path, s.start, s.end, s.line, s.column,
             packed_fix, f.family, f.matched)
 
@@ -27,8 +28,9 @@ def finding_from_fields(t) -> Finding:
     code, kind, severity, message, path, start, end, line, column, packed_fix, family, matched = t
     fix = None
     if packed_fix is not None:
-        title, edits, applicability = packed_fix
-        fix = Fix(title, tuple([Edit(*e) for e in edits]), _APPLICABILITY[applicability])
+        title, edits, applicability, outcome, overlaps = packed_fix
+        fix = Fix(title, tuple([Edit(*e) for e in edits]), _APPLICABILITY[applicability],
+                  outcome and _OUTCOMES[outcome], overlaps)
     return Finding(code, _KINDS[kind], _SEVERITIES[severity], message, Span(path, start, end, line, column), fix,
                    family, matched)
 

@@ -87,11 +87,12 @@ def test_estimate_with_unsafe_fixes(tmp_path):
 
 def test_conflicting_fix_is_left_to_review():
     from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
-                               RuleKind, Severity, Span)
+                               Outcome, RuleKind, Severity, Span)
 
-    fix = Fix("t", (Edit(0, 1, "x"),), Applicability.SAFE)
+    fix = Fix("t", (Edit(0, 1, "x"),), Applicability.SAFE, Outcome.APPLIED)
     applied = Finding("HAZ002", RuleKind.HAZARD, Severity.WARNING, "m", Span("a.cu", 0, 1, 1, 1), fix)
-    clashed = Finding("HAZ001", RuleKind.HAZARD, Severity.ERROR, "m", Span("a.cu", 0, 1, 1, 1), fix)
+    left_out = Fix("t", (Edit(0, 1, "x"),), Applicability.SAFE, Outcome.OVERLAPPED, "HAZ002")
+    clashed = Finding("HAZ001", RuleKind.HAZARD, Severity.ERROR, "m", Span("a.cu", 0, 1, 1, 1), left_out)
     note = Finding("INP007", RuleKind.INPUT, Severity.WARNING, "HAZ001 fix not applied: it overlaps another fix here",
                    Span("a.cu", 0, 0, 1, 1))
     r = FileResult("a.cu", FileStatus.MIGRATED, (applied, clashed, note), b"a\n", b"x\n", 1)

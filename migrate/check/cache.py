@@ -24,7 +24,7 @@ from migrate.files import atomic_write
 from migrate.model import FileResult, FileStatus
 from migrate.wire import finding_fields, finding_from_fields
 
-FORMAT = 2
+FORMAT = 3
 PACKAGE = Path(__file__).resolve().parent.parent  # migrate/
 
 

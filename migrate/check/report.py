@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from migrate.check.runner import CheckResult
 from migrate.check.suppress import UnusedSuppression
-from migrate.fixing import allowed
-from migrate.model import Applicability, RuleKind, Severity
-from migrate.options import Options
+from migrate.model import Applicability, Outcome, RuleKind, Severity
 from migrate.render.json import finding_dict
 
 SCHEMA_VERSION = 1
@@ -30,9 +28,8 @@ def text(result: CheckResult) -> str:
     tail = f" ({', '.join(extra)})" if extra else ""
     if result.findings:
         files = len({f.span.path for f in result.findings})
-        policy = Options(unsafe_fixes=result.unsafe_fixes)
-        fixable = sum(1 for f in result.findings if allowed(f, policy))
-        unsafe = sum(1 for f in result.findings if f.fix is not None and not allowed(f, policy)
+        fixable = sum(1 for f in result.findings if f.fix is not None and f.fix.applied)
+        unsafe = sum(1 for f in result.findings if f.fix is not None and f.fix.outcome is Outcome.SKIPPED
                      and f.fix.applicability is Applicability.UNSAFE)
         more = f", {unsafe} more with `--unsafe-fixes`" if unsafe else ""
         by_code = ", ".join(f"{c} {n}" for c, n in sorted(Counter(f.code for f in result.findings).items()))

@@ -21,7 +21,8 @@ _NAMES = {**{s: s.label for s in Severity}, **{k: k.value for k in RuleKind}, **
 
 
 def finding_dict(f: Finding, offsets: bool = False) -> dict:
-    """`offsets`: also the byte range (`start`, `end`), which run.json keeps for the report."""
+    """`offsets`: also the byte range (`start`, `end`) and what became of the fix (`outcome`, and `overlaps`: the
+    code of the fix it overlapped), which run.json keeps for the report."""
     span = f.span
     out = {
         "path": span.path, "line": span.line, "column": span.column, "code": f.code,
@@ -36,6 +37,10 @@ def finding_dict(f: Finding, offsets: bool = False) -> dict:
         }
     if offsets:
         out["start"], out["end"] = span.start, span.end
+        if f.fix is not None and f.fix.outcome is not None:
+            out["fix"]["outcome"] = f.fix.outcome.value
+            if f.fix.overlaps:
+                out["fix"]["overlaps"] = f.fix.overlaps
     return out
 
 

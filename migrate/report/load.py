@@ -14,7 +14,7 @@ from migrate.bench import results as bench_results
 from migrate.bench.config import BenchError
 from migrate.bench.stats import summarize
 from migrate.effort import FileEffort
-from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity, Span
+from migrate.model import Applicability, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
 from migrate.render.bench import machine
 from migrate.report.model import (BenchRow, BenchRun, Build, FileDiff, FileEntry, Migration, Report,
                                   Stored, UnitRow)
@@ -34,7 +34,9 @@ def stored(d: dict) -> Stored:
     fix = None
     if d.get("fix"):
         edits = tuple(Edit(e["start"], e["end"], e["text"]) for e in d["fix"].get("edits", ()))
-        fix = Fix(d["fix"]["title"], edits, Applicability(d["fix"]["applicability"]))
+        outcome = d["fix"].get("outcome")
+        fix = Fix(d["fix"]["title"], edits, Applicability(d["fix"]["applicability"]),
+                  Outcome(outcome) if outcome else None, d["fix"].get("overlaps", ""))
     start = d.get("start", 0)
     span = Span(d["path"], start, d.get("end", start), d["line"], d["column"])
     finding = Finding(d["code"], RuleKind(d["kind"]), Severity[d["severity"].upper()], d["message"], span, fix,

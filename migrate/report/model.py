@@ -73,11 +73,8 @@ class Migration:
         return self.effort[-1] if self.effort else None
 
     def fixed(self, s: Stored) -> bool:
-        """Whether `run` applied the finding's fix under its fix policy."""
-        from migrate.fixing import allowed
-        from migrate.options import Options
-
-        return allowed(s.finding, Options(unsafe_fixes=self.unsafe_fixes))
+        """Whether `run` applied the finding's fix (the outcome it recorded)."""
+        return s.finding.fix is not None and s.finding.fix.applied
 
     @property
     def findings(self) -> tuple[Stored, ...]:

@@ -59,15 +59,9 @@ def report(root, comparison=None, created: str | None = None):
 
 def fixes_by_rule(result: MigrationResult, unsafe_fixes: bool = False) -> dict[str, int]:
     """Rule code -> fixes applied, for the rules other than the plain conversions (those are counted by API family):
-    Python, deployment, build, C++ and hazard fixes, under the --unsafe-fixes policy, overlapping ones left out."""
-    from migrate.effort import conflicted, is_fixed
-    from migrate.options import Options
-
-    options = Options(unsafe_fixes=unsafe_fixes)
+    Python, deployment, build, C++ and hazard fixes, as each fix's outcome records (`unsafe_fixes` is unused)."""
     counts: Counter[str] = Counter()
-    for r in result.files:
-        conflicts = conflicted(r.findings)
-        for f in r.findings:
-            if f.kind not in (RuleKind.MAPPING, RuleKind.INPUT, RuleKind.ENGINE) and is_fixed(f, options, conflicts):
-                counts[f.code] += 1
+    for f in result.findings:
+        if f.kind not in (RuleKind.MAPPING, RuleKind.INPUT, RuleKind.ENGINE) and f.fix is not None and f.fix.applied:
+            counts[f.code] += 1
     return dict(sorted(counts.items()))

@@ -21,7 +21,7 @@ from migrate.cpp.engine import recording, translate
 from migrate import internal, interrupt, newlines, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
-                           RuleKind, Severity, Span)
+                           Outcome, RuleKind, Severity, Span)
 from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
@@ -296,6 +296,6 @@ def on_source(findings: list[Finding], ctx: CppContext, lines: LineMap) -> list[
 def _conversion(ctx: CppContext, packs: Packs, start: int, end: int, old: str, new: str) -> Finding:
     mapping = packs.names.get(old)
     code, family = (mapping.code, mapping.family) if mapping else ("MAP016", "other")
-    fix = Fix(f"Rename to {new}", (Edit(start, end, new),), Applicability.SAFE)
+    fix = Fix(f"Rename to {new}", (Edit(start, end, new),), Applicability.SAFE, Outcome.APPLIED)  # hipify-perl's
     return Finding(code, RuleKind.MAPPING, Severity.INFO, f"{old} is {new} in HIP (hipify-perl)", ctx.span(start, end),
                    fix, family, old)

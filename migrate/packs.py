@@ -5,6 +5,7 @@ type or a CUDA name that another pack already maps is refused with a message nam
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import tomllib
@@ -216,13 +217,15 @@ def load_packs(directory: Path) -> Packs:
     return Packs(names, by_hip, unsupported, headers, families, newest, known)
 
 
+RULES_PACKAGE = "migrate.rules"  # rules/ of the repository, installed inside migrate (migrate/rules links to it)
+
+
 def rules_root() -> Path:
-    """rules/ of a source checkout, or the copy installed inside the package."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "rules", here / "rules"):
-        if (candidate / "mappings").is_dir():
-            return candidate
-    raise PackError(f"cannot find the rules/ folder next to {here}")
+    """The folder of the package migrate.rules: its rule modules, mappings/ and data/."""
+    spec = importlib.util.find_spec(RULES_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise PackError(f"cannot find the package {RULES_PACKAGE} (rules/ of the repository)")
+    return Path(spec.submodule_search_locations[0])
 
 
 @lru_cache(maxsize=4)

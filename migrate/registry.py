@@ -1,17 +1,18 @@
-"""Find the rules: import every .py under rules/ and collect the concrete Rule subclasses.
+"""Find the rules: import every module of the package migrate.rules (rules/) by name and collect the concrete
+Rule subclasses.
 
-Built from a path, never from an import-time global list, so tests can load a registry of their own.
+Built from a package name, never from an import-time global list, so tests can load a registry of their own.
 """
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import inspect
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from migrate.packs import PackError, rules_root
+from migrate.packs import RULES_PACKAGE, PackError
 from migrate.rule import CppRule, FileRule, Rule
 
 
@@ -30,33 +31,38 @@ class Registry:
         return [r for r in self.rules if issubclass(r, FileRule) and kind in r.kinds()]
 
 
-def _import(path: Path, root: Path):
-    name = "hipmigrate_rules." + ".".join(path.relative_to(root).with_suffix("").parts)
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def rule_modules(package: str) -> list[str]:
+    """The names of the public modules of `package` and its sub-packages (modules whose name starts with `_`
+    are helpers, not rules), in a fixed order."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise PackError(f"{package} is no package of rules")
+    names = []
+    for folder in map(Path, spec.submodule_search_locations):
+        for path in folder.rglob("*.py"):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if not any(part.startswith("_") for part in parts):
+                names.append(".".join((package, *parts)))
+    return sorted(names)
 
 
-def load_registry(root: Path) -> Registry:
+def load_registry(package: str = RULES_PACKAGE) -> Registry:
+    """Import every rule module of `package` by its name (so tracebacks, coverage and `python -m` name it as
+    installed) and collect the concrete Rule subclasses; a code used twice is an error."""
     found: dict[str, type[Rule]] = {}
-    for path in sorted(root.rglob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        module = _import(path, root)
+    for name in rule_modules(package):
+        module = importlib.import_module(name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if not issubclass(cls, Rule) or cls.__module__ != module.__name__ or "code" not in cls.__dict__:
                 continue
             if cls.code in found:
-                raise PackError(f"{path}: rule code {cls.code} is already used by {found[cls.code].__name__}")
+                raise PackError(f"{module.__file__}: rule code {cls.code} is already used by "
+                                f"{found[cls.code].__module__}.{found[cls.code].__name__}")
             found[cls.code] = cls
     rules = sorted(found.values(), key=lambda r: (r.phase, r.code))
     return Registry(tuple(rules))
 
 
 @lru_cache(maxsize=4)
-def default_registry(root: str | None = None) -> Registry:
-    return load_registry(Path(root) if root else rules_root())
+def default_registry(package: str = RULES_PACKAGE) -> Registry:
+    return load_registry(package)

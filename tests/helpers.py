@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from migrate.cli import main
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def write_tree(root: Path, files: dict[str, bytes | str]) -> Path:
     for rel, content in files.items():
@@ -54,9 +56,7 @@ def load_script(monkeypatch, name: str):
     import importlib.util
     import sys
 
-    from migrate.packs import rules_root
-
-    scripts = rules_root().parent / "scripts"
+    scripts = ROOT / "scripts"
     monkeypatch.syspath_prepend(str(scripts))
     spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
     module = importlib.util.module_from_spec(spec)

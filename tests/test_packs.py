@@ -182,7 +182,7 @@ def test_gen_packs_finds_the_bf16_functions_hip_declares(tmp_path, monkeypatch):
     """scripts/gen_packs.py: a function of cuda_bf16.h/.hpp that amd_hip_bf16.h declares (not merely calls)
     under the same name, with the first release that declares it; an `operator*=` body does not hide what
     follows it."""
-    spec = importlib.util.spec_from_file_location("gen_packs", rules_root().parent / "scripts" / "gen_packs.py")
+    spec = importlib.util.spec_from_file_location("gen_packs", Path(__file__).resolve().parent.parent / "scripts" / "gen_packs.py")
     gen_packs = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "gen_packs", gen_packs)  # its dataclasses look their module up
     spec.loader.exec_module(gen_packs)

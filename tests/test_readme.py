@@ -1,5 +1,6 @@
 """The README's two commands: the test command is exactly what .ci/run runs, and the install-and-migrate
-command works in a fresh virtual environment (a real `pip install .`, not the editable checkout)."""
+command works in a fresh virtual environment (a real `pip install .`, not the editable checkout); the packages
+it installs."""
 import re
 import shutil
 import subprocess
@@ -46,14 +47,23 @@ def test_install_and_migrate_command_in_a_fresh_venv(tmp_path):
     # without --hip-version the target is the installed hipcc's (5.2 here) or the packs' newest
     if shutil.which("hipconfig"):
         assert (out / "saxpy_streams.cu").read_bytes() == (expected / "saxpy_streams.cu").read_bytes()
+    # every package is installed (found by setuptools, no list by hand), rules/ as migrate.rules and never as `rules`
+    probe = ("import importlib.util, migrate.rules.cpp.kernel_launch_chevrons as m, migrate.buildfiles.cmake; "
+             "print(m.__file__); print(importlib.util.find_spec('rules'))")
+    proc = subprocess.run([str(bin_dir / "python"), "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    site = next((tmp_path / "venv" / "lib").glob("python3*")) / "site-packages"
+    assert proc.stdout.splitlines() == [str(site / "migrate" / "rules" / "cpp" / "kernel_launch_chevrons.py"), "None"]
+    assert not (site / "migrate" / "rules").is_symlink() and (site / "migrate" / "rules" / "data" / "arity.toml").is_file()
 
 
-def test_every_package_folder_is_installed():
-    import tomllib
+def test_rules_are_the_package_migrate_rules_in_a_checkout_too():
+    """rules/ is imported as migrate.rules through the link migrate/rules, under the names an installed copy has."""
+    from migrate.packs import rules_root
+    from migrate.registry import default_registry
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    folders = {"migrate." + p.relative_to(ROOT / "migrate").as_posix().replace("/", ".")
-               for p in (ROOT / "migrate").rglob("*") if p.is_dir() and p.name != "__pycache__"}
-    folders |= {"migrate.rules." + p.relative_to(ROOT / "rules").as_posix().replace("/", ".")
-                for p in (ROOT / "rules").rglob("*") if p.is_dir() and p.name != "__pycache__"}
-    assert folders | {"migrate", "migrate.rules"} == listed
+    assert (ROOT / "migrate" / "rules").is_symlink() and (ROOT / "migrate" / "rules").resolve() == ROOT / "rules"
+    assert rules_root().resolve() == ROOT / "rules"
+    rules = default_registry().rules
+    assert all(r.__module__.startswith("migrate.rules.") for r in rules)
+    assert {sys.modules[r.__module__].__file__ for r in rules} == {
+        str(ROOT / "migrate" / p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.py") if not p.name.startswith("_")}

@@ -162,6 +162,26 @@ def check_targets(tc: toolchain.Toolchain, targets: tuple[str, ...]) -> None:
         raise UsageError(f"--offload-arch {target}: {tc.label} ({tc.clang or 'clang unknown'}) cannot compile for it{hint}")
 
 
+def unit_args(root: Path, source: Path | None, hip_units: list[Path], tc: toolchain.Toolchain,
+              make_vars: dict[str, str] | None = None) -> tuple[dict[Path, list[str]], dict[Path, str], set[Path]]:
+    """Per HIP unit (once, not per target): its hipcc arguments (include paths, defines, standard; a PyTorch
+    extension's torch flags), what a failed compile of it means (a PyTorch unit without torch's headers), and the
+    units that are host C++ only (a PyTorch binding file)."""
+    base = flags.project_flags(root, make_vars)
+    extra = [f"-I{d}" for d in tc.include_dirs()]
+    database = flags.compile_database(root, source)
+    args, problems, host = {}, {}, set()
+    for u in hip_units:
+        args[u] = flags.unit_flags(root, u, base, extra, database)
+        data = u.read_bytes()
+        if torch_ext.is_torch_unit(data):
+            args[u] += torch_ext.flags(u, data)
+            problems[u] = torch_ext.problem(data)
+            if torch_ext.is_host_unit(data):
+                host.add(u)
+    return args, problems, host
+
+
 def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | None = None,
            compile_units: bool = True, tc: toolchain.Toolchain | None = None,
            make_vars: dict[str, str] | None = None) -> BuildResult:
@@ -176,18 +196,7 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
     hip_units, plain = units(root) if compile_units else ([], [])
     results: list[UnitResult] = []
     if hip_units:
-        base = flags.project_flags(root, make_vars)
-        extra = [f"-I{d}" for d in tc.include_dirs()]
-        database = flags.compile_database(root, source)
-        args, problems, host = {}, {}, set()
-        for u in hip_units:  # once per unit, not per target
-            args[u] = flags.unit_flags(root, u, base, extra, database)
-            data = u.read_bytes()
-            if torch_ext.is_torch_unit(data):
-                args[u] += torch_ext.flags(u, data)
-                problems[u] = torch_ext.problem(data)
-                if torch_ext.is_host_unit(data):
-                    host.add(u)
+        args, problems, host = unit_args(root, source, hip_units, tc, make_vars)
         # a PyTorch binding file is host C++: compiled once, not once per AMD target
         work = [(u, t) for u in hip_units for t in ((HOST,) if u in host else targets)]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -90,3 +90,46 @@ class FileRule(Rule):
 
     def check(self, ctx) -> Iterable[Finding]:
         raise NotImplementedError
+
+
+class HazardRule(CppRule):
+    """A C++/CUDA rule for code that renaming cannot port (a portability hazard)."""
+
+    kind = RuleKind.HAZARD
+
+
+class CMakeRule(FileRule):
+    """A rule over CMake files; its examples are written to CMakeLists.txt."""
+
+    kind = RuleKind.BUILD
+    file_kind = "cmake"
+    example_path = "CMakeLists.txt"
+
+
+class MakeRule(FileRule):
+    """A rule over Makefiles; its examples are written to Makefile."""
+
+    kind = RuleKind.BUILD
+    file_kind = "make"
+    example_path = "Makefile"
+
+
+class PythonRule(FileRule):
+    """A rule over Python files (read with libcst); its examples are written to train.py unless it names another."""
+
+    kind = RuleKind.PYTHON
+    file_kind = "python"
+    example_path = "train.py"
+
+
+class DeployRule(FileRule):
+    """A rule over deployment files (requirements, pyproject, shell, Docker, YAML, .env): each names the file kinds
+    it reads and the file its examples are written to."""
+
+    kind = RuleKind.PYTHON
+
+
+class EnvRule(DeployRule):
+    """A rule over environment variables, wherever a file sets or reads them."""
+
+    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")

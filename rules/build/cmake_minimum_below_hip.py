@@ -13,8 +13,8 @@ multiarch distros"); ROCm's own /opt/rocm layout works from 3.21.
 import re
 
 from migrate.buildfiles.cmake_helpers import needs_hip_language
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 HIP_MINIMUM = (3, 21)
 VERSION = re.compile(r"^(\d+(?:\.\d+)*)(?:\.\.\.(\d+(?:\.\d+)*))?$")
@@ -24,11 +24,8 @@ def _tuple(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in text.split("."))
 
 
-class CMakeMinimumBelowHip(FileRule):
+class CMakeMinimumBelowHip(CMakeRule):
     code = "BLD017"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("cmake_minimum_required(VERSION 3.18)\nproject(demo LANGUAGES CXX CUDA)\n",
                 fixed="cmake_minimum_required(VERSION 3.21)\nproject(demo LANGUAGES CXX CUDA)\n", line=1),

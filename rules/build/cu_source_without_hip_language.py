@@ -16,17 +16,14 @@ the language is enabled. A glob that mixes `.cu` with other patterns is reported
 """
 from migrate.buildfiles.cmake_helpers import (SOURCE_COMMANDS, VARIABLE_REF, enabled_languages, hip_language_sources,
                                          insert_after, is_cu_source, source_args)
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 GLOB_OPTIONS = {"LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"}
 
 
-class CuSourceWithoutHipLanguage(FileRule):
+class CuSourceWithoutHipLanguage(CMakeRule):
     code = "BLD006"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("add_executable(block_reduce block_reduce.cu)\n",
                 fixed="add_executable(block_reduce block_reduce.cu)\n"

@@ -15,8 +15,8 @@ input, so a second pass changes nothing.
 import re
 
 from migrate.buildfiles.make import runs_hip_compiler
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import MakeRule, Invalid, Valid
 
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 WHOLE_REF = re.compile(r"^\$[({]([^\s:()${}]+)(?::([^=]*)=(.*))?[)}]$")
@@ -128,11 +128,8 @@ def prerequisites_of(text: str) -> list[str] | None:
     return words_of(split_top(chosen, "|")[0])
 
 
-class CuSourceWithoutXHip(FileRule):
+class CuSourceWithoutXHip(MakeRule):
     code = "BLD108"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("$(TARGET): saxpy.cu\n\t$(NVCC) $(NVCCFLAGS) -o $@ $<\n",
                 fixed="$(TARGET): saxpy.cu\n\t$(NVCC) $(NVCCFLAGS) -o $@ -x hip $<\n", line=2),

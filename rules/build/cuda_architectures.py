@@ -11,8 +11,8 @@ AMD targets in that variable.
 import re
 
 from migrate.buildfiles.cmake_helpers import amd_architectures, delete_args
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 VARIABLE = re.compile(r"(?:(?<=-D)|(?<!\w))CMAKE_(CUDA)_ARCHITECTURES(?!\w)")
 DEFINE = re.compile(r"(?:(?<=-D)|(?<!\w))CMAKE_(CUDA)_ARCHITECTURES(?::STRING)?=([\w;-]+)")
@@ -26,11 +26,8 @@ def _nvidia(values: list[str]) -> bool:
     return bool(items) and all(NVIDIA.match(v) for v in items)
 
 
-class CudaArchitectures(FileRule):
+class CudaArchitectures(CMakeRule):
     code = "BLD005"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nendif()\n",
                 fixed="if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx942)\n"

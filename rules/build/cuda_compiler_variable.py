@@ -12,8 +12,8 @@ version): those are reported for a hand edit.
 """
 import re
 
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 READ = re.compile(r"(?<!\w)CMAKE_(CUDA)_COMPILER(?!\w)")
 OTHER = re.compile(r"(?:(?<=-D)|(?<!\w))(CMAKE_CUDA_HOST_COMPILER|CMAKE_CUDA_COMPILER_ID|CMAKE_CUDA_COMPILER_VERSION"
@@ -31,11 +31,8 @@ WHY = {
 }
 
 
-class CudaCompilerVariable(FileRule):
+class CudaCompilerVariable(CMakeRule):
     code = "BLD011"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("include(CheckLanguage)\ncheck_language(HIP)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(HIP)\n"
                 "endif()\n",

@@ -13,18 +13,15 @@ a warning that says what is lost.
 import re
 
 from migrate.buildfiles.cmake_helpers import Word, Words, rewrite_options, split_words
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 NAME = re.compile(r"(?:(?<=-D)|(?<!\w))CMAKE_(CUDA)_FLAGS(?:_[A-Za-z0-9]+)?(?!\w)")
 STOP = {"CACHE", "PARENT_SCOPE"}
 
 
-class CudaFlagsVariable(FileRule):
+class CudaFlagsVariable(CMakeRule):
     code = "BLD007"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid('set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --expt-relaxed-constexpr --use_fast_math -lineinfo")\n',
                 fixed='set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -ffast-math -gline-tables-only")\n', line=1),

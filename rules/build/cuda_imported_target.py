@@ -29,15 +29,12 @@ target's plain C++ files under g++. `hip::host` (include paths, `__HIP_PLATFORM_
 C++ sources calling the HIP runtime need, as `CUDA::cudart` was.
 """
 from migrate.buildfiles.cmake_helpers import NAMESPACED, hip_library
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaImportedTarget(FileRule):
+class CudaImportedTarget(CMakeRule):
     code = "BLD003"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas)\n",
                 fixed="target_link_libraries(app PRIVATE hip::host roc::hipblas)\n", line=1),

@@ -4,15 +4,12 @@ FindCUDA is gone from CMake 3.27, and with the `.cu` files compiled as HIP by CM
 `include_directories(...)` (which applies to every language of the directory's targets) does the same job.
 """
 from migrate.buildfiles.cmake_helpers import name_span
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaIncludeDirectories(FileRule):
+class CudaIncludeDirectories(CMakeRule):
     code = "BLD015"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("cuda_include_directories(${PROJECT_SOURCE_DIR}/include)\n",
                 fixed="include_directories(${PROJECT_SOURCE_DIR}/include)\n", line=1),

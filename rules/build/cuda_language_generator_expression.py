@@ -7,15 +7,12 @@ lists (CMake identifies ROCm's and Debian's HIP compiler as Clang). Compile- and
 left to BLD009, which also translates the nvcc options those expressions guard.
 """
 from migrate.buildfiles.cmake_helpers import OPTION_COMMANDS, language_expression_edits
-from migrate.model import RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaLanguageGeneratorExpression(FileRule):
+class CudaLanguageGeneratorExpression(CMakeRule):
     code = "BLD008"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("target_compile_definitions(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:USE_GPU=1>)\n",
                 fixed="target_compile_definitions(k PRIVATE $<$<COMPILE_LANGUAGE:HIP>:USE_GPU=1>)\n", line=1),

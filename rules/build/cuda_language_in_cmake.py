@@ -4,18 +4,15 @@ CMake (3.21 and later) knows HIP as a language of its own: hipcc's clang compile
 given `LANGUAGE HIP`, for the architectures in `CMAKE_HIP_ARCHITECTURES`. The language name is replaced
 where it is enabled or checked; the other CMake rules move the CUDA variables, targets and properties.
 """
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 LANGUAGE_COMMANDS = ("enable_language", "check_language")
 PROJECT_KEYWORDS = {"VERSION", "DESCRIPTION", "HOMEPAGE_URL"}
 
 
-class CudaLanguageInCMake(FileRule):
+class CudaLanguageInCMake(CMakeRule):
     code = "BLD001"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("project(demo LANGUAGES CXX CUDA)\n", fixed="project(demo LANGUAGES CXX HIP)\n", line=1),
         Invalid("project(demo CXX CUDA)\n", fixed="project(demo CXX HIP)\n"),

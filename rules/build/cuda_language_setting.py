@@ -9,8 +9,8 @@ CMake (3.21 and later) has the same variables, properties and features for HIP (
 """
 import re
 
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 SETTINGS = "STANDARD|STANDARD_REQUIRED|EXTENSIONS|VISIBILITY_PRESET|COMPILER_LAUNCHER"
 VARIABLE = re.compile(rf"(?:(?<=-D)|(?<!\w))CMAKE_(CUDA)_(?:{SETTINGS})(?!\w)")
@@ -20,11 +20,8 @@ PROPERTY_COMMANDS = ("set_target_properties", "set_property", "get_target_proper
                      "define_property")
 
 
-class CudaLanguageSetting(FileRule):
+class CudaLanguageSetting(CMakeRule):
     code = "BLD010"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_STANDARD_REQUIRED ON)\n",
                 fixed="set(CMAKE_HIP_STANDARD 17)\nset(CMAKE_HIP_STANDARD_REQUIRED ON)\n", line=1),

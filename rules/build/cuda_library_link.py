@@ -11,8 +11,8 @@ so for older targets `-lnvrtc` is removed. Libraries newer than the target HIP (
 nvJPEG, cuFile, cuFFTW) are reported and left in place.
 """
 from migrate.buildfiles.make import drop
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 RENAMED = {  # CUDA library → (HIP library, since HIP version)
     "cublas": ("hipblas", (0, 0)), "cublasLt": ("hipblaslt", (5, 7)), "curand": ("hiprand", (0, 0)),
@@ -32,11 +32,8 @@ UNMAPPED = {
 }
 
 
-class CudaLibraryLink(FileRule):
+class CudaLibraryLink(MakeRule):
     code = "BLD105"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("LIBS := -lcublas -lcudart\n", fixed="LIBS := -lhipblas -lcudart\n", line=1),
         Invalid("LDLIBS = -lcurand -lcufft -lcusparse -lcusolver -lnccl\n",

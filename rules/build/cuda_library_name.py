@@ -10,19 +10,16 @@ the HIP imported target (`${CUDA_LIBRARIES}` -> `hip::host`, `${CUDA_CUBLAS_LIBR
 libraries with no HIP counterpart (CUPTI, NVTX) are reported without a fix.
 """
 from migrate.buildfiles.cmake_helpers import LIBRARY_NAMES, VARIABLE_REF, variable_library
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 LINK_COMMANDS = ("target_link_libraries", "link_libraries")
 LINK_KEYWORDS = {"PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC", "LINK_INTERFACE_LIBRARIES",
                  "debug", "optimized", "general"}
 
 
-class CudaLibraryName(FileRule):
+class CudaLibraryName(CMakeRule):
     code = "BLD004"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("target_link_libraries(app PRIVATE cudart cublas curand)\n",
                 fixed="target_link_libraries(app PRIVATE amdhip64 hipblas hiprand)\n", line=1),

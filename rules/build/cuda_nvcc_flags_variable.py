@@ -15,17 +15,14 @@ import re
 
 from migrate.buildfiles.cmake_helpers import delete_command
 from migrate.buildfiles.nvcc_options import translate_options
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 NAME = re.compile(r"CUDA_NVCC_FLAGS(_[A-Za-z0-9]+)?")
 
 
-class CudaNvccFlagsVariable(FileRule):
+class CudaNvccFlagsVariable(CMakeRule):
     code = "BLD016"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("list(APPEND CUDA_NVCC_FLAGS -O3 --use_fast_math)\n",
                 fixed='string(APPEND CMAKE_HIP_FLAGS " -O3 -ffast-math")\n', line=1),

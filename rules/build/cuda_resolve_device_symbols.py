@@ -8,15 +8,12 @@ target that links it does. The property is ignored for HIP targets, so the setti
 can be removed); reported as a warning without a fix.
 """
 from migrate.buildfiles.cmake_helpers import property_settings
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaResolveDeviceSymbols(FileRule):
+class CudaResolveDeviceSymbols(CMakeRule):
     code = "BLD013"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -6,15 +6,12 @@ language has no such setting, so the setting is removed: the command, or the pro
 `set_target_properties` sets other properties too.
 """
 from migrate.buildfiles.cmake_helpers import delete_args, delete_command, property_settings
-from migrate.model import RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaRuntimeLibrary(FileRule):
+class CudaRuntimeLibrary(CMakeRule):
     code = "BLD019"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("set(CMAKE_CUDA_RUNTIME_LIBRARY Static)\nproject(x)\n", fixed="project(x)\n", line=1),
         Invalid("set_target_properties(k PROPERTIES CUDA_RUNTIME_LIBRARY Shared POSITION_INDEPENDENT_CODE ON)\n",

@@ -13,8 +13,8 @@ does not support: it is removed with a warning, and the device-side launches nee
 import re
 
 from migrate.buildfiles.make import drop, runs_hip_compiler
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 LIBRARIES = {"-lcudart": "the CUDA runtime", "-lcudart_static": "the static CUDA runtime",
              "-lcuda": "the CUDA driver API", "-lculibos": "a helper of CUDA's static libraries",
@@ -24,11 +24,8 @@ REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 IMPLICIT = {"LDLIBS", "LOADLIBES", "LDFLAGS"}  # read by make's built-in link rules, which run $(CC)
 
 
-class CudaRuntimeLinkFlag(FileRule):
+class CudaRuntimeLinkFlag(MakeRule):
     code = "BLD104"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("LIBS := -lcublas -lcudart\napp: app.cu\n\t$(NVCC) -o $@ $< $(LIBS)\n",
                 fixed="LIBS := -lcublas\napp: app.cu\n\t$(NVCC) -o $@ $< $(LIBS)\n", line=1),

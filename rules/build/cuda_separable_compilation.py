@@ -13,15 +13,12 @@ so first check whether the project needs `extern __device__` symbols across file
 warning without a fix: which targets need it is a design choice.
 """
 from migrate.buildfiles.cmake_helpers import property_settings
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 
-class CudaSeparableCompilation(FileRule):
+class CudaSeparableCompilation(CMakeRule):
     code = "BLD012"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -16,8 +16,8 @@ named by path) have no ROCm counterpart and are reported. A bare toolkit root as
 import re
 
 from migrate.edits import encoded
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 ROOT = re.compile(r"(/usr/local/cuda(?:-\d+(?:\.\d+)*)?|/opt/cuda)(/[^\s,:;'\")]*)?(?=$|[\s,:;'\")])")
 BARE_ROOT = re.compile(r"^([\"']?)(/usr/local/cuda(?:-\d+(?:\.\d+)*)?|/opt/cuda)/?\1$")
@@ -26,11 +26,8 @@ LIBRARY_DIR = re.compile(r"^/(?:targets/[\w-]+/)?lib(?:64)?(?:/stubs)?/?$")
 TARGET_DIR = re.compile(r"^/targets/[\w-]+(/include)?/?$")
 
 
-class CudaToolkitDirectory(FileRule):
+class CudaToolkitDirectory(MakeRule):
     code = "BLD106"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("LDFLAGS := -L/usr/local/cuda/lib64 -Wl,-rpath,/usr/local/cuda/lib64\n",
                 fixed="LDFLAGS := -L/opt/rocm/lib -Wl,-rpath,/opt/rocm/lib\n", line=1),

@@ -17,8 +17,8 @@ have no ROCm counterpart: the reference is renamed and reported.
 import re
 
 from migrate.edits import decoded, encoded
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 NAMES = {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_DIR", "CUDADIR", "CUDA_TOOLKIT_ROOT_DIR", "CUDA_TOOLKIT_DIR",
          "CUDA_TOOLKIT_PATH", "CUDA_TOOLKIT_HOME", "CUDATOOLKIT_HOME", "CUDA_INSTALL_PATH", "CUDA_INSTALL_DIR"}
@@ -31,11 +31,8 @@ KEPT = re.compile(r"^(?:/|/include/?|/bin/?|/lib/?)?$")
 TARGET_DIR = re.compile(r"^/targets/[\w-]+(/include)?/?$")
 
 
-class CudaToolkitPathVariable(FileRule):
+class CudaToolkitPathVariable(MakeRule):
     code = "BLD107"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("CUDA_HOME ?= /usr/local/cuda\nINC = -I$(CUDA_HOME)/include\nLDFLAGS = -L$(CUDA_HOME)/lib64\n",
                 fixed="ROCM_PATH ?= /opt/rocm\nINC = -I$(ROCM_PATH)/include\nLDFLAGS = -L$(ROCM_PATH)/lib\n", line=1),

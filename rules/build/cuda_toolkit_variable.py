@@ -10,8 +10,8 @@ for a hand edit.
 """
 import re
 
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 RENAMED = {"CUDA_FOUND": "hip_FOUND", "CUDAToolkit_FOUND": "hip_FOUND", "CUDA_INCLUDE_DIRS": "hip_INCLUDE_DIRS",
            "CUDAToolkit_INCLUDE_DIRS": "hip_INCLUDE_DIRS", "CUDA_TOOLKIT_INCLUDE": "hip_INCLUDE_DIRS"}
@@ -24,11 +24,8 @@ NAMES = re.compile(r"(?<![\w])(" + "|".join(sorted([*RENAMED, *VERSIONS, *PATHS]
                    r"|\$ENV\{CUDA_HOME\}|\$ENV\{CUDA_PATH\}|\$ENV\{CUDA_ROOT\})(?!\w)")
 
 
-class CudaToolkitVariable(FileRule):
+class CudaToolkitVariable(CMakeRule):
     code = "BLD018"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("if(CUDA_FOUND)\n  include_directories(${CUDA_INCLUDE_DIRS})\nendif()\n",
                 fixed="if(hip_FOUND)\n  include_directories(${hip_INCLUDE_DIRS})\nendif()\n", line=1),

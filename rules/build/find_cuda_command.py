@@ -15,8 +15,8 @@ are reported for a hand port.
 """
 from migrate.buildfiles.cmake_helpers import delete_args, insert_after, name_span
 from migrate.buildfiles.nvcc_options import translate_option
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 RENAMED = {"cuda_add_executable": "add_executable", "cuda_add_library": "add_library"}
 LINKED = {"cuda_add_cublas_to_target": "roc::hipblas", "cuda_add_cufft_to_target": "hip::hipfft"}
@@ -27,11 +27,8 @@ FLAGGED = {"cuda_compile", "cuda_compile_ptx", "cuda_compile_fatbin", "cuda_comp
 CONFIGS = {"DEBUG": "Debug", "RELEASE": "Release", "RELWITHDEBINFO": "RelWithDebInfo", "MINSIZEREL": "MinSizeRel"}
 
 
-class FindCudaCommand(FileRule):
+class FindCudaCommand(CMakeRule):
     code = "BLD014"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("cuda_add_executable(demo main.cu util.cpp)\n", fixed="add_executable(demo main.cu util.cpp)\n",
                 line=1),

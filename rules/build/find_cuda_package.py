@@ -19,18 +19,15 @@ Only the links of this file are seen: a library linked in a subdirectory's CMake
 """
 from migrate.buildfiles.cmake_helpers import (delete_command, enabled_languages, found_packages, indentation,
                                          required_packages)
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 CUDA_PACKAGES = ("CUDA", "CUDAToolkit")
 LANGUAGES = {"C", "CXX", "CUDA", "HIP", "Fortran", "ASM", "OBJC", "OBJCXX", "ISPC", "Swift", "NONE"}
 
 
-class FindCudaPackage(FileRule):
+class FindCudaPackage(CMakeRule):
     code = "BLD002"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("find_package(CUDAToolkit REQUIRED)\n", fixed="find_package(hip REQUIRED)\n", line=1),
         Invalid("find_package(CUDAToolkit 11.4 REQUIRED)\nadd_executable(app main.cpp)\n"

@@ -13,8 +13,8 @@ targets are BLD003's.
 import re
 
 from migrate.buildfiles.cmake_helpers import delete_command
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import CMakeRule, Invalid, Valid
 
 PACKAGE = re.compile(r"cudnn", re.I)
 VARIABLES = {
@@ -27,11 +27,8 @@ REFERENCE = re.compile(r"\$\{(" + "|".join(VARIABLES) + r")\}")
 FOUND = re.compile(r"(?<![\w$])(CUDNN_FOUND|cuDNN_FOUND|CuDNN_FOUND)(?!\w)")
 
 
-class FindCudnnPackage(FileRule):
+class FindCudnnPackage(CMakeRule):
     code = "BLD020"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("find_package(CUDNN 8.0 REQUIRED)\ntarget_link_libraries(net PRIVATE CUDNN::cudnn)\n",
                 fixed="find_package(miopen REQUIRED)\ntarget_link_libraries(net PRIVATE CUDNN::cudnn)\n", line=1,

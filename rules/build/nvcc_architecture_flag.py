@@ -14,8 +14,8 @@ cannot be rewritten word by word: they are reported, for a hand edit.
 import re
 
 from migrate.buildfiles.make import drop
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 FLAG = re.compile(r"^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(?:=(.*))?$")
 # -arch is also an Apple compiler flag (-arch x86_64): only NVIDIA values count
@@ -23,11 +23,8 @@ NVIDIA_ARCH = re.compile(r"^[\"']?(?:sm_|compute_|lto_|native$|all$|all-major$|.
 IN_FUNCTION = re.compile(r"-gencode|--generate-code|arch=compute_|code=sm_|-arch[= ]sm_|--gpu-architecture")
 
 
-class NvccArchitectureFlag(FileRule):
+class NvccArchitectureFlag(MakeRule):
     code = "BLD102"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("NVCCFLAGS ?= -O2 -std=c++17 -arch=sm_90\n",
                 fixed="NVCCFLAGS ?= -O2 -std=c++17 --offload-arch=gfx942\n", line=1),

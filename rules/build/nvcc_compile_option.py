@@ -12,17 +12,14 @@ expression left with nothing to guard is removed, and a command left with no opt
 """
 from migrate.buildfiles.cmake_helpers import (OPTION_COMMANDS, delete_args, delete_command, language_expression_edits,
                                          name_span, option_groups, rewrite_options)
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import CMakeRule, Invalid, Valid
 
 KEYWORDS = {"BEFORE", "PRIVATE", "PUBLIC", "INTERFACE"}
 
 
-class NvccCompileOption(FileRule):
+class NvccCompileOption(CMakeRule):
     code = "BLD009"
-    kind = RuleKind.BUILD
-    file_kind = "cmake"
-    example_path = "CMakeLists.txt"
     examples = [
         Invalid("target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math>)\n",
                 fixed="target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math>)\n", line=1),

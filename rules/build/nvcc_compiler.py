@@ -10,8 +10,8 @@ hipcc up instead, anywhere in the file: otherwise the migrated build still runs 
 """
 import re
 
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import MakeRule, Invalid, Valid
 
 NVCC = re.compile(r"^(?:(?:\$[({][A-Za-z_]+[)}]|/[\w./-]*)/bin/)?nvcc$")
 # a PATH lookup of nvcc by make's $(shell ...) or by the shell's $$(...) or `...`; group 1 is what names nvcc
@@ -37,11 +37,8 @@ def call_end(data: bytes, start: int, end: int) -> int:
     return end
 
 
-class NvccCompiler(FileRule):
+class NvccCompiler(MakeRule):
     code = "BLD101"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("NVCC ?= nvcc\n", fixed="NVCC ?= hipcc\n", line=1),
         Invalid("NVCC := $(CUDA_HOME)/bin/nvcc\n", fixed="NVCC := hipcc\n"),

@@ -54,7 +54,7 @@ from migrate.buildfiles.nvcc_options import is_architecture_option, translate_op
 from migrate.model import Edit, RuleKind, Severity
 from migrate.python.index import index, quoted, string_value
 from migrate.python.names import target_names
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 EXTENSIONS = {"CUDAExtension", "HIPExtension"}  # HIPExtension: a wrong port that PY002 renames in the same pass
 LOADERS = {"load", "load_inline"}
@@ -197,10 +197,9 @@ class _Action:
     edits: list[Edit] = field(default_factory=list)
 
 
-class NvccFlagInTorchExtension(FileRule):
+class NvccFlagInTorchExtension(PythonRule):
     code = "BLD201"
     kind = RuleKind.BUILD
-    file_kind = "python"
     example_path = "setup.py"
     examples = [
         Invalid('from torch.utils.cpp_extension import CUDAExtension\n'

@@ -16,8 +16,8 @@ Architecture flags are BLD102's, `-l` libraries BLD104's and BLD105's. A quoted 
 
 from migrate.buildfiles.make import drop, runs_hip_compiler
 from migrate.buildfiles.nvcc_options import is_architecture_option, translate_option
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 
 
@@ -48,11 +48,8 @@ def unquoted(text: str) -> list[str]:
     return [part.replace('"', "").replace("'", "") for part in text.split()] if ('"' in text or "'" in text) else [text]
 
 
-class NvccOnlyOption(FileRule):
+class NvccOnlyOption(MakeRule):
     code = "BLD103"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("NVCCFLAGS = -O3 --use_fast_math -lineinfo --expt-relaxed-constexpr\n",
                 fixed="NVCCFLAGS = -O3 -ffast-math -gline-tables-only\n", line=1),

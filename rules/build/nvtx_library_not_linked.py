@@ -7,18 +7,15 @@ the project's C++ sources include an NVTX header, each Makefile recipe that link
 (an `-o` and no `-c`) and names no roctx or NVTX library gets `-lroctx64` at its end.
 """
 from migrate.buildfiles.make import runs_hip_compiler
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import MakeRule, Invalid, Valid
 
 NVTX = (("needed_libraries", frozenset({"roctx64"})),)
 ALREADY = {"-lroctx64", "-lnvToolsExt", "-lnvtx3interop"}
 
 
-class NvtxLibraryNotLinked(FileRule):
+class NvtxLibraryNotLinked(MakeRule):
     code = "BLD110"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     severity = Severity.INFO
     examples = [
         Invalid("train: train.cu\n\tnvcc -O2 -o $@ $< -lnccl\n", fixed="train: train.cu\n\tnvcc -O2 -o $@ $< -lnccl -lroctx64\n",

@@ -14,8 +14,8 @@ import re
 
 from migrate.buildfiles.make import runs_hip_compiler
 from migrate.buildfiles.nvcc_options import translate_option
-from migrate.model import Edit, RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit
+from migrate.rule import MakeRule, Invalid, Valid
 
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 WHOLE_REF = re.compile(r"^\$[({]([A-Za-z_][\w.-]*)[)}]$")
@@ -58,11 +58,8 @@ def makes_rdc(words: list[str], i: int) -> bool:
     return words[i] == "-fgpu-rdc" or "-fgpu-rdc" in (translate_option(words, i).words or [])
 
 
-class RelocatableDeviceCodeLink(FileRule):
+class RelocatableDeviceCodeLink(MakeRule):
     code = "BLD109"
-    kind = RuleKind.BUILD
-    file_kind = "make"
-    example_path = "Makefile"
     examples = [
         Invalid("%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\napp: main.o kernels.o\n\t$(NVCC) $(ARCH) -o $@ $^\n",
                 fixed="%.o: %.cu\n\t$(NVCC) $(ARCH) -dc $< -o $@\n"

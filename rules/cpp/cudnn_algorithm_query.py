@@ -20,7 +20,7 @@ CPP030's (they become MIOpen's find step directly).
 """
 from migrate.cpp import cudnn_find
 from migrate.cpp.cudnn import findings, mentions_cudnn
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 QUERY = ("#include <cudnn.h>\n#include <vector>\n"
@@ -47,7 +47,6 @@ QUERY_FIXED = (QUERY.replace("#include <cudnn.h>\n", "#include <cudnn.h>\n" + cu
 
 class CudnnAlgorithmQuery(CppRule):
     code = "CPP031"
-    kind = RuleKind.CPP
     severity = Severity.WARNING
     examples = [
         Invalid(QUERY, fixed=QUERY_FIXED, line=6,

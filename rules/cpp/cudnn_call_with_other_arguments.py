@@ -26,7 +26,7 @@ backward workspaces) is reported as an error. A call with another argument count
 """
 from migrate.cpp import cudnn_calls
 from migrate.cpp.cudnn import findings, mentions_cudnn
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 UNIT = "#include <cudnn.h>\n"
@@ -34,7 +34,6 @@ UNIT = "#include <cudnn.h>\n"
 
 class CudnnCallWithOtherArguments(CppRule):
     code = "CPP030"
-    kind = RuleKind.CPP
     severity = Severity.INFO
     examples = [
         Invalid(UNIT + "void set(cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w) {\n"

@@ -17,8 +17,8 @@ or `group_add` is reported without a fix. NVIDIA variables in `environment` are 
 from __future__ import annotations
 
 from migrate.deploy import yaml_nodes as y
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 MESSAGE = ("service {name} asks for NVIDIA GPUs ({what}), which need NVIDIA's container toolkit: AMD GPUs are "
            "given as devices /dev/kfd and /dev/dri with group video")
@@ -53,9 +53,8 @@ COMPOSE_OUT = (
 )
 
 
-class ComposeNvidiaGpu(FileRule):
+class ComposeNvidiaGpu(DeployRule):
     code = "PY058"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     file_kind = "yaml"
     example_path = "docker-compose.yml"

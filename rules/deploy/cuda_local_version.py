@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from migrate.deploy.dependencies import dependencies, pinned_torch
 from migrate.deploy.rocm_wheels import CUDA_LOCAL, TORCH_FAMILY, rocm_tag
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 
-class CudaLocalVersion(FileRule):
+class CudaLocalVersion(DeployRule):
     code = "PY041"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")
     example_path = "requirements.txt"

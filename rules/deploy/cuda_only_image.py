@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from migrate.deploy.container_images import image_refs
 from migrate.deploy.rocm_images import image_name, is_cuda_image, is_cuda_pytorch_image
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 NGC = "nvcr.io/nvidia/"
 COUNTERPARTS = {
@@ -43,9 +43,8 @@ def _advice(name: str, tag: str) -> str | None:
     return None
 
 
-class CudaOnlyImage(FileRule):
+class CudaOnlyImage(DeployRule):
     code = "PY053"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
     file_kinds = ("docker", "yaml", "shell")

@@ -15,8 +15,8 @@ import re
 
 from migrate.deploy.dependencies import dependencies
 from migrate.deploy.rocm_wheels import TORCH_FAMILY, cuda_build
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 NVML = "NVIDIA's NVML bindings: use amdsmi (the AMD SMI Python library shipped with ROCm) and port the calls"
 KNOWN = {
@@ -43,9 +43,8 @@ DALI = re.compile(r"nvidia-dali-cuda\d+")
 FROM_SOURCE = {"flash-attn": "flash-attn builds for ROCm from source (composable_kernel backend, MI200/MI300)"}
 
 
-class CudaOnlyPackage(FileRule):
+class CudaOnlyPackage(DeployRule):
     code = "PY044"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
     fixable = False
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")

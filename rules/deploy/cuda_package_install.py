@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from migrate.deploy import yaml_shell
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 TOKEN = re.compile(r"[^\s\\;&|()\"'\[\],`]+")
 INSTALLERS = {"apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "conda", "mamba", "micromamba", "apk"}
@@ -68,9 +68,8 @@ def install_findings(text: str):
                 yield offset, word, *found
 
 
-class CudaPackageInstall(FileRule):
+class CudaPackageInstall(DeployRule):
     code = "PY052"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
     file_kinds = ("docker", "shell", "yaml")

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 from migrate.deploy.container_images import image_refs
 from migrate.deploy.rocm_images import is_cuda_pytorch_image, rocm_pytorch_image
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 
-class CudaPytorchBaseImage(FileRule):
+class CudaPytorchBaseImage(DeployRule):
     code = "PY051"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
     file_kinds = ("docker", "yaml", "shell")

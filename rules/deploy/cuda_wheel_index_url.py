@@ -24,8 +24,8 @@ import re
 from migrate.deploy.dependencies import IndexUrl, dependencies, pinned_torch
 from migrate.deploy.env import Access, env_sites
 from migrate.deploy.rocm_wheels import TORCH_FAMILY, cuda_segment, rocm_tag
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 
 CUDA_URL = re.compile(rb"/cu\d{2,3}(?:/|\b)")
@@ -36,9 +36,8 @@ def release_text(release: tuple[int, int, int] | None) -> str:
     return "no pinned torch release (the newest known)" if release is None else "torch " + ".".join(map(str, release))
 
 
-class CudaWheelIndexUrl(FileRule):
+class CudaWheelIndexUrl(DeployRule):
     code = "PY040"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml", "dotenv")
     example_path = "requirements.txt"

@@ -16,15 +16,14 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.dependencies import dependencies
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 CUPY_CUDA = re.compile(r"cupy-cuda\d+x?")
 
 
-class CupyCudaWheel(FileRule):
+class CupyCudaWheel(DeployRule):
     code = "PY043"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")

@@ -14,17 +14,16 @@ it with `--device=/dev/dri/renderD<N>` entries or `HIP_VISIBLE_DEVICES`. On host
 from __future__ import annotations
 
 from migrate.deploy.container_flags import GPUS, ROCM_DEVICE_OPTIONS, region_bytes, regions
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 MESSAGE = ("--gpus {value} asks NVIDIA's container toolkit for GPUs: AMD GPUs are given to a container as devices: "
            + ROCM_DEVICE_OPTIONS)
 SOME = "; that gives it every GPU: restrict it with --device=/dev/dri/renderD<N> or HIP_VISIBLE_DEVICES"
 
 
-class DockerGpusFlag(FileRule):
+class DockerGpusFlag(DeployRule):
     code = "PY061"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     file_kinds = ("shell", "yaml")
     example_path = "run.sh"

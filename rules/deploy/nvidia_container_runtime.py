@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from migrate.deploy.container_flags import (GPUS, NVIDIA_DOCKER, ROCM_DEVICE_OPTIONS, RUNTIME, region_bytes,
                                             regions)
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 RUNTIME_MESSAGE = ("--runtime=nvidia selects NVIDIA's container runtime, which AMD hosts lack: AMD GPUs are given to "
                    "a container as devices: " + ROCM_DEVICE_OPTIONS)
@@ -24,9 +24,8 @@ WRAPPER_MESSAGE = ("nvidia-docker is NVIDIA's docker wrapper, which AMD hosts la
                    + ROCM_DEVICE_OPTIONS)
 
 
-class NvidiaContainerRuntime(FileRule):
+class NvidiaContainerRuntime(DeployRule):
     code = "PY062"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
     file_kinds = ("shell", "yaml")

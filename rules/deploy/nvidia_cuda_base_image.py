@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from migrate.deploy.container_images import image_refs
 from migrate.deploy.rocm_images import is_cuda_image, rocm_dev_image
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 
-class NvidiaCudaBaseImage(FileRule):
+class NvidiaCudaBaseImage(DeployRule):
     code = "PY050"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     file_kinds = ("docker", "yaml", "shell")
     example_path = "Dockerfile"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.dependencies import dependencies
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 LIBRARY = re.compile(r"nvidia-(cuda-[a-z]+|cublas|cudnn|cufft|curand|cusolver|cusparse|cusparselt|nccl|nvtx|"
                      r"nvjitlink|cufile|nvshmem|nvjpeg)(-cu\d+)?")
@@ -27,9 +27,8 @@ COUNTERPARTS = {
 }
 
 
-class NvidiaCudaLibraryPackage(FileRule):
+class NvidiaCudaLibraryPackage(DeployRule):
     code = "PY042"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import walk
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 MESSAGE = ("nvidia.com/gpu is the resource NVIDIA's device plugin advertises: AMD's GPU device plugin advertises "
            "amd.com/gpu and gives the container /dev/kfd and the GPU's /dev/dri node")
 
 
-class NvidiaGpuResource(FileRule):
+class NvidiaGpuResource(DeployRule):
     code = "PY055"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
     file_kind = "yaml"
     example_path = "job.yaml"

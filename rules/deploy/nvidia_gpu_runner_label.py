@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from migrate.deploy import yaml_nodes as y
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 NVIDIA_WORDS = {"nvidia", "cuda", "tesla", "rtx", "a100", "a800", "h100", "h800", "h200", "b200", "gb200", "v100",
                 "p100", "k80", "t4", "l4", "l40", "l40s", "a10", "a10g", "a40", "a6000", "dgx"}
@@ -27,9 +27,8 @@ def names_nvidia(label: str) -> bool:
     return any(w in NVIDIA_WORDS or _CUDA_VERSION.fullmatch(w) for w in _WORD.split(label.lower()))
 
 
-class NvidiaGpuRunnerLabel(FileRule):
+class NvidiaGpuRunnerLabel(DeployRule):
     code = "PY060"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
     file_kind = "yaml"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import walk
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 LABELS = ("select nodes by a label of NVIDIA's GPU feature discovery, which AMD GPU nodes do not carry: use the "
           "amd.com/gpu.* labels of AMD's GPU node labeller")
@@ -23,9 +23,8 @@ TAINT = ("tolerates NVIDIA's GPU taint: AMD GPU nodes are tainted as their admin
 MIG = "is an NVIDIA MIG slice: AMD's device plugin has no such resource: request whole amd.com/gpu devices"
 
 
-class NvidiaNodeSelection(FileRule):
+class NvidiaNodeSelection(DeployRule):
     code = "PY056"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
     file_kind = "yaml"

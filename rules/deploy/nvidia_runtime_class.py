@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import walk
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 MESSAGE = ("runtimeClassName: nvidia runs the pod with NVIDIA's container runtime, which AMD GPU nodes lack: AMD's "
            "device plugin needs no runtime class: remove it")
 
 
-class NvidiaRuntimeClass(FileRule):
+class NvidiaRuntimeClass(DeployRule):
     code = "PY057"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
     file_kind = "yaml"

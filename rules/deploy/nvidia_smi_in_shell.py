@@ -26,16 +26,15 @@ import os
 from migrate.deploy import docker_shell, yaml_shell
 from migrate.deploy.context import parse, walk
 from migrate.deploy.docker_shell import ShellText
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
 from migrate.smi import EXACT, counterpart
 
 CAPTURING = ("command_substitution", "process_substitution")
 
 
-class NvidiaSmiInShell(FileRule):
+class NvidiaSmiInShell(DeployRule):
     code = "PY063"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     file_kinds = ("shell", "docker", "yaml")
     example_path = "check_gpu.sh"

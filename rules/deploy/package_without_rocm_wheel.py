@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from migrate.deploy.dependencies import dependencies
 from migrate.deploy.rocm_wheels import cuda_build
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import DeployRule, Invalid, Valid
 
 ROUTES = {
     "flash-attn": "its PyPI release is a source package that compiles CUDA kernels (and its prebuilt wheels are CUDA "
@@ -38,9 +38,8 @@ ROUTES = {
 }
 
 
-class PackageWithoutRocmWheel(FileRule):
+class PackageWithoutRocmWheel(DeployRule):
     code = "PY045"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
     file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml")

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.env import Access, rule_sites, rename, taken
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 SOURCES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR")
 TARGET = "ROCM_PATH"
@@ -38,10 +38,8 @@ def rocm_value(value: str | None) -> str | None:
     return ROCM + match.group(1) if match else None
 
 
-class CudaHomeVariable(FileRule):
+class CudaHomeVariable(EnvRule):
     code = "PY022"
-    kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "setup_env.py"
     examples = [
         Valid('import os\nrocm = os.environ.get("ROCM_PATH", "/opt/rocm")\n'),

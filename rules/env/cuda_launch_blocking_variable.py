@@ -23,8 +23,8 @@ Fix safety: SAFE; it only changes which runtime flag a debugging run sets.
 from __future__ import annotations
 
 from migrate.deploy.env import Access, rule_sites, rename, taken
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 SOURCE = "CUDA_LAUNCH_BLOCKING"
 TARGET = "AMD_SERIALIZE_KERNEL"
@@ -34,10 +34,8 @@ CONFIGMAP = ('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: trainer-env\nd
              '  NCCL_DEBUG: INFO\n  CUDA_LAUNCH_BLOCKING: "1"\n')
 
 
-class CudaLaunchBlockingVariable(FileRule):
+class CudaLaunchBlockingVariable(EnvRule):
     code = "PY020"
-    kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "train.py"
     examples = [
         Valid('import os\nos.environ["AMD_SERIALIZE_KERNEL"] = "3"\n'),

@@ -12,16 +12,14 @@ No fix: the code is right as it is.
 from __future__ import annotations
 
 from migrate.deploy.env import Access, rule_sites
-from migrate.model import RuleKind
-from migrate.rule import FileRule, Invalid, Valid
+
+from migrate.rule import EnvRule, Invalid, Valid
 
 NAME = "CUDA_VISIBLE_DEVICES"
 
 
-class CudaVisibleDevicesVariable(FileRule):
+class CudaVisibleDevicesVariable(EnvRule):
     code = "PY023"
-    kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     fixable = False
     example_path = "launch.py"
     examples = [

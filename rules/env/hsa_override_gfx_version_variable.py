@@ -15,8 +15,8 @@ card's family), and leave it out of images and manifests for MI-series nodes.
 from __future__ import annotations
 
 from migrate.deploy.env import Access, describe, rule_sites
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 NAME = "HSA_OVERRIDE_GFX_VERSION"
 MESSAGE = ("{what} makes the ROCm runtime report another GPU architecture than the installed one (a workaround that "
@@ -25,11 +25,9 @@ MESSAGE = ("{what} makes the ROCm runtime report another GPU architecture than t
            "images and manifests for other GPUs")
 
 
-class HsaOverrideGfxVersionVariable(FileRule):
+class HsaOverrideGfxVersionVariable(EnvRule):
     code = "PY026"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     fixable = False
     example_path = "Dockerfile"
     examples = [

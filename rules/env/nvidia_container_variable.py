@@ -14,17 +14,15 @@ hand edit there; the setting itself is harmless and may be removed.
 from __future__ import annotations
 
 from migrate.deploy.env import rule_sites
-from migrate.model import RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 NAMES = ("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_REQUIRE_CUDA", "NVIDIA_DISABLE_REQUIRE")
 
 
-class NvidiaContainerVariable(FileRule):
+class NvidiaContainerVariable(EnvRule):
     code = "PY024"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     fixable = False
     example_path = "Dockerfile"
     examples = [

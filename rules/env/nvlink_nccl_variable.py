@@ -17,8 +17,8 @@ machines (direct GPU-to-GPU transfers only over the GPU fabric), which the AMD m
 from __future__ import annotations
 
 from migrate.deploy.env import Access, rule_sites
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 LEVELS = ("NCCL_P2P_LEVEL", "NCCL_NET_GDR_LEVEL", "NCCL_IB_GDR_LEVEL")
 NVLINK_ONLY = ("NVLS", "MNNVL", "NVLINK")
@@ -28,12 +28,10 @@ def nvlink_only(name: str) -> bool:
     return name.startswith("NCCL_") and any(part in name[len("NCCL_"):] for part in NVLINK_ONLY)
 
 
-class NvlinkNcclVariable(FileRule):
+class NvlinkNcclVariable(EnvRule):
     code = "PY025"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "launch.sh"
     examples = [
         Valid("export NCCL_DEBUG=INFO NCCL_SOCKET_IFNAME=eth0 NCCL_P2P_LEVEL=PIX\n"),

@@ -23,17 +23,15 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.env import Access, rule_sites, rename, taken
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import EnvRule, Invalid, Valid
 
 SOURCE = "TORCH_CUDA_ARCH_LIST"
 TARGET = "PYTORCH_ROCM_ARCH"
 
 
-class TorchCudaArchListVariable(FileRule):
+class TorchCudaArchListVariable(EnvRule):
     code = "PY021"
-    kind = RuleKind.PYTHON
-    file_kinds = ("python", "shell", "docker", "yaml", "dotenv")
     example_path = "build.py"
     examples = [
         Valid('import os\nos.environ["PYTORCH_ROCM_ARCH"] = "gfx90a;gfx940"\n'),

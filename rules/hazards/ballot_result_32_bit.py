@@ -16,8 +16,8 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.lanes import arguments, in_bitset_idiom, int_value, is_32bit, matches, text, trees
 from migrate.edits import decoded
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 UNSAFE = (("unsafe_fixes", True),)
 MAYBE = re.compile(rb"__ballot|__activemask|lanemask|\b1[uU]?\s*<<(?!<)")
@@ -38,9 +38,8 @@ SHIFTS = parse.query("""
 LOST = ": lanes 32-63 of a 64-lane AMD wavefront are lost"
 
 
-class BallotResult32Bit(CppRule):
+class BallotResult32Bit(HazardRule):
     code = "HAZ003"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     applicability = Applicability.SAFE
 

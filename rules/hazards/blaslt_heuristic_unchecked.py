@@ -10,8 +10,8 @@ a variable that the function tests afterwards (in an `if`, a loop or `?:` condit
 since the fallback (hipblasGemmEx, an error) is the program's choice.
 """
 from migrate.cpp.calls import arguments, call_of
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 CALLS = {"cublasLtMatmulAlgoGetHeuristic", "hipblasLtMatmulAlgoGetHeuristic"}
 COUNT = 9  # returnAlgoCount
@@ -27,9 +27,8 @@ HEAD = ("void run(hipblasLtHandle_t lt, hipblasLtMatmulDesc_t op, hipblasLtMatri
         "         hipblasLtMatrixLayout_t c, hipblasLtMatmulPreference_t pref) {\n")
 
 
-class BlasLtHeuristicUnchecked(CppRule):
+class BlasLtHeuristicUnchecked(HazardRule):
     code = "HAZ040"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

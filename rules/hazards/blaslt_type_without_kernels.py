@@ -12,8 +12,8 @@ on later targets, not on gfx942 (MI300; see also HAZ019). Reported at the type a
 spelling; no fix: the GEMM belongs on hipBLAS (`hipblasGemmEx`, `hipblasDgemm`) or needs another type.
 """
 from migrate.cpp.calls import api_arguments
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 ARGUMENTS = {"cublasLtMatrixLayoutCreate": (1,), "hipblasLtMatrixLayoutCreate": (1,),
              "cublasLtMatmulDescCreate": (1, 2), "hipblasLtMatmulDescCreate": (1, 2)}
@@ -37,9 +37,8 @@ LAYOUT = "void f(hipblasLtMatrixLayout_t* l, int m, int n) {{ hipblasLtMatrixLay
 DESC = "void g(hipblasLtMatmulDesc_t* d) {{ hipblasLtMatmulDescCreate(d, {c}, {s}); }}\n"
 
 
-class BlasLtTypeWithoutKernels(CppRule):
+class BlasLtTypeWithoutKernels(HazardRule):
     code = "HAZ041"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

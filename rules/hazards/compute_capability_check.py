@@ -8,8 +8,8 @@ check takes the wrong path on AMD GPUs. Test `gcnArchName` (the gfx name) or a f
 import re
 
 from migrate.cpp.lanes import declared_with
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 PROP_TYPES = frozenset({b"cudaDeviceProp", b"hipDeviceProp_t", b"hipDeviceProp"})
 ATTRIBUTES = {"cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCapabilityMinor",
@@ -21,9 +21,8 @@ MESSAGE = ("compute-capability gate '{text}': HIP reports numbers derived from t
            "gives 9.0), so this picks the wrong path on AMD; test gcnArchName or a feature attribute")
 
 
-class ComputeCapabilityCheck(CppRule):
+class ComputeCapabilityCheck(HazardRule):
     code = "HAZ007"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -14,8 +14,8 @@ because that would flip which branch AMD device code takes.
 import re
 
 from migrate.cpp import parse
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 ARCH = re.compile(rb"\b__CUDA_ARCH__\b")
 HIP = "__HIP_DEVICE_COMPILE__"
@@ -34,9 +34,8 @@ def numeric_message(text: str) -> str:
             "macro such as __gfx90a__")
 
 
-class CudaArchGate(CppRule):
+class CudaArchGate(HazardRule):
     code = "HAZ006"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     examples = [
         Invalid("#ifdef __CUDA_ARCH__\nint on_device;\n#endif\n",

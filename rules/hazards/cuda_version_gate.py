@@ -11,8 +11,8 @@ import re
 
 from migrate.cpp import parse
 from migrate.edits import decoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 WORDS = re.compile(rb"\b(?:CUDA_VERSION|CUDART_VERSION|__CUDACC_VER_(?:MAJOR|MINOR|BUILD)__|__NVCC__)\b")
 ADVICE = "test __HIPCC__ or __HIP_PLATFORM_AMD__, and HIP_VERSION (hip/hip_version.h) for a version"
@@ -27,9 +27,8 @@ def value_message(name: str, shown: str) -> str:
             f"CUDA; {ADVICE}")
 
 
-class CudaVersionGate(CppRule):
+class CudaVersionGate(HazardRule):
     code = "HAZ018"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -15,8 +15,8 @@ import re
 
 from migrate.cpp import cudnn
 from migrate.cpp.calls import arguments, call_of
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 # cuDNN function -> (alpha's argument, beta's argument)
 FACTORS = {
@@ -43,9 +43,8 @@ CONV = ("#include <miopen/miopen.h>\nvoid step(miopenHandle_t h, miopenTensorDes
         "    miopenConvolutionBackwardWeights(h, &one, yD, dy, xD, x, cD, algo, &accumulate, wD, dw, ws, n);\n}\n")
 
 
-class CudnnScalingFactors(CppRule):
+class CudnnScalingFactors(HazardRule):
     code = "HAZ025"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -8,8 +8,8 @@ import re
 
 from migrate.cpp import parse
 from migrate.edits import decoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 ALLOCATIONS = parse.query("[(call_expression function: (identifier) @fn) (new_expression) @new"
                           " (delete_expression) @delete]")
@@ -20,9 +20,8 @@ MESSAGE = ("{what} in device code: AMD's device heap is small and slow, and its 
            "like CUDA's; allocate on the host or pass a pool to the kernel")
 
 
-class DeviceHeapAllocation(CppRule):
+class DeviceHeapAllocation(HazardRule):
     code = "HAZ012"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -9,8 +9,8 @@ usually meant for the host pass. No fix.
 """
 import re
 
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 CHEVRON = re.compile(rb"<<<")
 DEVICE_RUNTIME = {"cudaDeviceSynchronize", "cudaStreamCreateWithFlags", "cudaLaunchDevice", "cudaGetParameterBuffer",
@@ -38,9 +38,8 @@ def function_name(fn) -> str:
     return declarator.text.decode("utf-8", "replace") if declarator is not None else "?"
 
 
-class DynamicParallelism(CppRule):
+class DynamicParallelism(HazardRule):
     code = "HAZ011"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     fixable = False
     examples = [

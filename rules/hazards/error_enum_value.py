@@ -8,8 +8,8 @@ on AMD: host-visible data needs fine-grained (coherent) host memory.
 from migrate.cpp.lanes import declared_with
 from migrate.cpp.parse import Context
 from migrate.edits import decoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 ENUM_TYPES = frozenset({b"cudaError_t", b"hipError_t", b"cudaError", b"CUresult", b"hipMemoryType",
                         b"cudaMemoryType"})
@@ -20,9 +20,8 @@ FENCE_MESSAGE = ("__threadfence_system() does not flush the GPU's L2 to the host
                  "must live in fine-grained (coherent) host memory")
 
 
-class ErrorEnumValue(CppRule):
+class ErrorEnumValue(HazardRule):
     code = "HAZ014"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

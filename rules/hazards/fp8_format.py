@@ -13,8 +13,8 @@ OCP types are written, the same formats as CUDA's, and nothing is reported; targ
 MI300 one and gfx1200/gfx1201, where HIP has only OCP) get an error: no one type builds for both.
 """
 from migrate.cpp import fp8
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 OCP_TYPES = {"__nv_fp8_e4m3", "__nv_fp8_e5m2", "__nv_fp8x2_e4m3", "__nv_fp8x2_e5m2", "__nv_fp8x4_e4m3",
              "__nv_fp8x4_e5m2"}
@@ -26,9 +26,8 @@ MESSAGE = ("fp8 on AMD: CUDA's OCP E4M3/E5M2 become HIP's FNUZ formats (what MI3
            "HIP 6.4 keeps CUDA's OCP formats)")
 
 
-class Fp8Format(CppRule):
+class Fp8Format(HazardRule):
     code = "HAZ019"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

@@ -12,8 +12,8 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.lanes import declared_with
 from migrate.edits import decoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 HALF2_TYPES = frozenset({b"__half2", b"half2", b"__nv_half2"})
 MEMBERS = parse.query("(field_expression argument: (identifier) @owner field: (field_identifier) @field) @access")
@@ -23,9 +23,8 @@ WRITE = ("'{text}' writes a half of a __half2 by member: HIP lays __half2 out di
          "an unsigned short, so the value is converted as a number); use {fix}")
 
 
-class Half2MemberAccess(CppRule):
+class Half2MemberAccess(HazardRule):
     code = "HAZ017"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
     examples = [

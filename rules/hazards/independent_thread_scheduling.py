@@ -13,8 +13,8 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.lanes import arguments, callee, matches, text, trees
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 MAYBE = re.compile(rb"__syncwarp|atomicCAS|atomicExch")
 FULL = re.compile(r"^(?:0[xX][fF]{8}(?:[fF]{8})?[uUlL]*|~0[uUlL]*|-1|__activemask\(\))$")
@@ -37,9 +37,8 @@ LOCK_MESSAGE = (f"spin lock on {{lock}} inside a warp: {LOCKSTEP}, so lanes of o
                 "per wavefront (elect one lane) or use a lock-free atomic update")
 
 
-class IndependentThreadScheduling(CppRule):
+class IndependentThreadScheduling(HazardRule):
     code = "HAZ004"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     fixable = False
 

@@ -17,8 +17,8 @@ from migrate.cpp import parse, ptx
 from migrate.cpp.lanes import trees
 from migrate.cpp.ptx import asm_text, describe
 from migrate.edits import decoded
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 QUERY = parse.query("(gnu_asm_expression) @asm")
 LANE_ID = re.compile(r"\s*mov\.u32\s+%0\s*,\s*%%laneid\s*;?\s*")
@@ -26,9 +26,8 @@ UNSAFE = (("unsafe_fixes", True),)
 ASM = re.compile(rb"\basm\b|__asm__|__asm\b")
 
 
-class InlinePtx(CppRule):
+class InlinePtx(HazardRule):
     code = "HAZ005"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
     examples = [

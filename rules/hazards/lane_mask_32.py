@@ -13,8 +13,8 @@ import re
 
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.lanes import declared_with, lanes, macros, strip_span
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
         "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"}
@@ -34,9 +34,8 @@ def bare(text: str) -> str:
     return text
 
 
-class LaneMask32(CppRule):
+class LaneMask32(HazardRule):
     code = "HAZ002"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     examples = [
         Invalid("__device__ float f(float v) { return __shfl_down_sync(0xffffffff, v, 16); }",

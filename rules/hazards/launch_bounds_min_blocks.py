@@ -8,16 +8,15 @@ use `__attribute__((amdgpu_waves_per_eu(...)))` if an occupancy hint is really w
 (nvcc's `--maxrregcount` is a build flag, reported by the build rules.)
 """
 from migrate.cpp import parse
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 QUERY = parse.query("(launch_bounds) @bounds")
 UNSAFE = (("unsafe_fixes", True),)
 
 
-class LaunchBoundsMinBlocks(CppRule):
+class LaunchBoundsMinBlocks(HazardRule):
     code = "HAZ013"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
     examples = [

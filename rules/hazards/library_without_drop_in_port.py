@@ -17,8 +17,8 @@ differs. libcu++ (`<cuda/barrier>`, `<cuda/atomic>`, `<cuda/std/...>`: `cuda::ba
 import re
 
 from migrate.cpp import parse
-from migrate.model import Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 INCLUDES = parse.query("(preproc_include path: (_) @path)")
 FRONTEND = re.compile(rb"(?<![\w:])(cudnn_frontend)\s*::")
@@ -65,9 +65,8 @@ def message(library: str) -> str:
     return f"{title} {advice}"
 
 
-class LibraryWithoutDropInPort(CppRule):
+class LibraryWithoutDropInPort(HazardRule):
     code = "HAZ016"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     examples = [
         Invalid("#include <cudnn_frontend.h>\nnamespace fe = cudnn_frontend;\n", line=1,

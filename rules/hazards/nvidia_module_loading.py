@@ -30,8 +30,8 @@ from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.parse import Context
 from migrate.edits import decoded
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 LOADS = {"cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary", "cuLinkAddData",
          "cuLinkAddFile", "cuLinkAddData_v2", "cuLinkAddFile_v2", "hipModuleLoad", "hipModuleLoadData",
@@ -67,9 +67,8 @@ def string_value(node) -> str | None:
     return "".join(c.text.decode("utf-8", "replace") for c in node.named_children)
 
 
-class NvidiaModuleLoading(CppRule):
+class NvidiaModuleLoading(HazardRule):
     code = "HAZ015"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
     examples = [

@@ -9,8 +9,8 @@ import re
 
 from migrate.cpp.conditionals import directives
 from migrate.cpp.platform import CUDA_ONLY_HEADERS, HAS_INCLUDE
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 COUNTERPART = {
     "nvml.h": "AMD SMI (amdsmi.h, -lamd_smi) for GPU monitoring",
@@ -22,9 +22,8 @@ COUNTERPART = {
 }
 
 
-class OptionalCudaOnlyDependency(CppRule):
+class OptionalCudaOnlyDependency(HazardRule):
     code = "HAZ026"
-    kind = RuleKind.HAZARD
     severity = Severity.INFO
     fixable = False
     examples = [

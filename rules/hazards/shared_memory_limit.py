@@ -14,8 +14,8 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
 from migrate.edits import decoded, encoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 LDS = 65536
 SHARED = re.compile(rb"\b__shared__\b")
@@ -87,9 +87,8 @@ def named_constant(data: bytes, name: str) -> int | None:
     return constant(value) if value is not None else None
 
 
-class SharedMemoryLimit(CppRule):
+class SharedMemoryLimit(HazardRule):
     code = "HAZ008"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     fixable = False
     examples = [

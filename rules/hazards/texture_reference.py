@@ -12,8 +12,8 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments
 from migrate.edits import decoded
-from migrate.model import RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 QUERY = parse.query('((template_type name: (type_identifier) @name) @type (#eq? @name "texture"))')
 BIND = {"cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray",
@@ -35,9 +35,8 @@ def declared_names(declaration) -> list[str]:
     return names
 
 
-class TextureReference(CppRule):
+class TextureReference(HazardRule):
     code = "HAZ009"
-    kind = RuleKind.HAZARD
     severity = Severity.ERROR
     fixable = False
     examples = [

@@ -13,8 +13,8 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.lanes import arguments, callee, int_value, matches, text, trees
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 MAYBE = re.compile(rb"tiled_partition|thread_block_tile|this_grid")
 TILE_TYPE = re.compile(rb"\bthread_block_tile\s*<\s*(?:32|0x20)[uU]?\s*>")
@@ -29,9 +29,8 @@ HALF = ("a 32-thread tile is half of a 64-lane AMD CDNA wavefront: code that tre
 UNSAFE = (("unsafe_fixes", True),)
 
 
-class TiledPartitionAsWarp(CppRule):
+class TiledPartitionAsWarp(HazardRule):
     code = "HAZ010"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
 

@@ -20,8 +20,8 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.lanes import (arguments, callee, in_bitset_idiom, int_value, lanes, macros, matches, strip_span, text,
                                trees)
-from migrate.model import Applicability, Edit, RuleKind, Severity
-from migrate.rule import CppRule, Invalid, Valid
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import HazardRule, Invalid, Valid
 
 UNSAFE = (("unsafe_fixes", True),)
 # a project prefix is allowed: PyTorch's C10_WARP_SIZE, CUDA_WARP_SIZE
@@ -48,9 +48,8 @@ def warp_message(what: str) -> str:
     return f"{what} assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize"
 
 
-class WarpSizeLiteral(CppRule):
+class WarpSizeLiteral(HazardRule):
     code = "HAZ001"
-    kind = RuleKind.HAZARD
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
 

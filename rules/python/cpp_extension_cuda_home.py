@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 NAME = "torch.utils.cpp_extension.CUDA_HOME"
 PATH = ("CUDA_HOME is None with a ROCm build of PyTorch (which sets ROCM_HOME instead), so "
@@ -31,12 +31,10 @@ TEST = ("CUDA_HOME is None with a ROCm build of PyTorch (which sets ROCM_HOME in
         "torch.version.hip) as well")
 
 
-class CppExtensionCudaHome(FileRule):
+class CppExtensionCudaHome(PythonRule):
     code = "PY013"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kind = "python"
     example_path = "setup.py"
     examples = [
         Valid("from torch.utils.cpp_extension import ROCM_HOME\nhipcc = ROCM_HOME + '/bin/hipcc'\n"),

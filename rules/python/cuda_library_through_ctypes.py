@@ -22,9 +22,9 @@ import re
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.model import Applicability, Edit, Severity
 from migrate.python.index import arguments, index, quoted, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 LOADERS = {"ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "ctypes.pydll.LoadLibrary"}
 FIND = "ctypes.util.find_library"
@@ -35,11 +35,9 @@ FILE = re.compile(r"(?:.*/)?lib(" + "|".join(re.escape(n) for n in sorted(LIBRAR
                   r")\.so(?:\.[\d.]+)?")
 
 
-class CudaLibraryThroughCtypes(FileRule):
+class CudaLibraryThroughCtypes(PythonRule):
     code = "PY015"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kind = "python"
     example_path = "cuda_utils.py"
     examples = [
         Valid("import ctypes\nlib = ctypes.CDLL('libamdhip64.so')\nlib.hipDeviceSynchronize()\n"),

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.model import Applicability, Edit, Severity
 from migrate.python.index import arguments, index, module_alias
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 PORTABLE = (("portable", True),)
 NEW = {
@@ -44,12 +44,9 @@ NEW = {
 EVENT_POSITIONAL = ("enable_timing", "blocking", "interprocess")
 
 
-class CudaStreamApi(FileRule):
+class CudaStreamApi(PythonRule):
     code = "PY006"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kind = "python"
-    example_path = "train.py"
     examples = [
         Valid("import torch\n\ns = torch.cuda.Stream()\nwith torch.cuda.stream(s):\n    pass\ntorch.cuda.synchronize()\n"),
         Valid("import torch\n\ns = torch.Stream(priority=-1)\ntorch.accelerator.synchronize()\n", options=PORTABLE),

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import index
 from migrate.python.names import target_names
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 CAPABILITY = "torch.cuda.get_device_capability"
 PROPERTIES = "torch.cuda.get_device_properties"
@@ -33,12 +33,10 @@ THROUGH = (cst.BinaryOperation, cst.Tuple, cst.List, cst.Element, cst.Comparison
            cst.UnaryOperation)
 
 
-class DeviceCapabilityGate(FileRule):
+class DeviceCapabilityGate(PythonRule):
     code = "PY010"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kind = "python"
     example_path = "model.py"
     examples = [
         Valid("import torch\n\nprint(torch.cuda.get_device_capability())\nname = torch.cuda.get_device_name(0)\n"

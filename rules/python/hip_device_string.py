@@ -17,22 +17,19 @@ import re
 
 import libcst as cst
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import index, quoted, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 WRONG = re.compile(r"(hip|rocm)(?=(:\d+)?$)", re.IGNORECASE)
 DEVICE_CALLS = {"torch.device", "torch.set_default_device", "torch.cuda.device", "torch.cuda.set_device"}
 DEVICE_KEYWORDS = {"device", "map_location", "device_type"}
 
 
-class HipDeviceString(FileRule):
+class HipDeviceString(PythonRule):
     code = "PY003"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
-    file_kind = "python"
     feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
-    example_path = "train.py"
     examples = [
         Valid("import torch\nx = torch.zeros(3, device='cuda')\nprint('running on hip')\nopts = {'hip': 1}\n"),
         Valid("import torch\nbackend = 'hip'\nlabel = torch.device('cuda').type + ':hip'\n"),

@@ -14,9 +14,9 @@ from __future__ import annotations
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 MODULE = "torch.utils.cpp_extension"
 MESSAGE = ("HIPExtension does not exist: PyTorch on ROCm builds a CUDAExtension with hipcc (the 'nvcc' options "
@@ -24,11 +24,9 @@ MESSAGE = ("HIPExtension does not exist: PyTorch on ROCm builds a CUDAExtension 
 TITLE = "Use CUDAExtension"
 
 
-class HipExtension(FileRule):
+class HipExtension(PythonRule):
     code = "PY002"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
-    file_kind = "python"
     feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
     example_path = "setup.py"
     examples = [

@@ -20,9 +20,9 @@ import re
 
 import libcst as cst
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import arguments, index, module_alias, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 # function → position of its `backend` parameter
 BACKEND_POSITION = {
@@ -36,12 +36,9 @@ PORTABLE = ("backend 'nccl' is hard-coded; --portable: get_default_backend_for_d
             "gives 'nccl' on CUDA and ROCm and the right backend on other accelerators")
 
 
-class NcclBackend(FileRule):
+class NcclBackend(PythonRule):
     code = "PY008"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kind = "python"
-    example_path = "train.py"
     examples = [
         Valid("import torch.distributed as dist\ndist.init_process_group(backend='gloo')\nname = 'nccl'\n"),
         Valid("import torch.distributed as dist\ndist.new_group([0], backend='cpu:gloo')\n"),

@@ -18,9 +18,9 @@ import re
 
 import libcst as cst
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 PARSERS = {"packaging.version.parse", "packaging.version.Version", "distutils.version.LooseVersion",
            "distutils.version.StrictVersion", "pkg_resources.parse_version", "looseversion.LooseVersion",
@@ -33,12 +33,10 @@ ADVICE = ("there is no NVIDIA driver on an AMD machine: this returns None or fai
           "matters")
 
 
-class NvidiaDriverVersionParsed(FileRule):
+class NvidiaDriverVersionParsed(PythonRule):
     code = "PY016"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kind = "python"
     example_path = "env_check.py"
     examples = [
         Valid("from packaging.version import parse\n\nimport torch\n\nok = parse(torch.__version__) >= parse('2.1')\n"),

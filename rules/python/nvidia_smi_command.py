@@ -29,21 +29,19 @@ import shlex
 
 import libcst as cst
 
-from migrate.model import Applicability, Edit, RuleKind, Severity
+from migrate.model import Applicability, Edit, Severity
 from migrate.python.index import arguments, index, quoted, string_value
 from migrate.smi import EXACT, counterpart as _counterpart
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 RUNNERS = {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"}
 READERS = {"subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput", "os.popen"}
 SHELL = ("|", ">", "<", ";", "&&", "||", "`", "$(")
 
 
-class NvidiaSmiCommand(FileRule):
+class NvidiaSmiCommand(PythonRule):
     code = "PY011"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kind = "python"
     example_path = "monitor.py"
     examples = [
         Valid("import subprocess\nsubprocess.run(['amd-smi', 'list'])\nprint('nvidia-smi -L')\n"),

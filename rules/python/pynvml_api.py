@@ -18,9 +18,9 @@ import re
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 MODULES = ("pynvml", "nvidia_smi", "py3nvml")
 COUNTERPART = {
@@ -67,12 +67,10 @@ def call_message(func: str) -> str:
     return f"{func} is an NVML call, unavailable on AMD machines: amdsmi's counterpart is {spelt}"
 
 
-class PynvmlApi(FileRule):
+class PynvmlApi(PythonRule):
     code = "PY012"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kind = "python"
     example_path = "gpu_stats.py"
     examples = [
         Valid("import amdsmi\n\namdsmi.amdsmi_init()\nhandles = amdsmi.amdsmi_get_processor_handles()\n"),

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import index, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 # qualified-name prefixes of CUDA-only Python bindings, and what to say about each
 BINDINGS = {
@@ -30,12 +30,10 @@ CTYPES_LOADERS = {"ctypes.CDLL", "ctypes.cdll.LoadLibrary", "ctypes.PyDLL", "num
 CUDA_LIBRARIES = ("cudart", "cublas", "cudnn", "cufft", "curand", "cusparse", "cusolver", "nvrtc", "nccl", "libcuda")
 
 
-class RawCudaStreamHandle(FileRule):
+class RawCudaStreamHandle(PythonRule):
     code = "PY007"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
     fixable = False
-    file_kind = "python"
     example_path = "kernels.py"
     examples = [
         Valid("import torch\n\ns = torch.cuda.Stream()\nprint(s.cuda_stream)\nok = s.cuda_stream != 0\n"),

@@ -14,22 +14,19 @@ import re
 
 import libcst as cst
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import arguments, index, quoted, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 # torch.distributed functions whose first positional argument is the backend
 POSITIONAL = {"torch.distributed.init_process_group", "torch.distributed.Backend"}
 MESSAGE = ("the 'rccl' backend does not exist: PyTorch on ROCm runs RCCL under the backend name 'nccl'")
 
 
-class RcclBackend(FileRule):
+class RcclBackend(PythonRule):
     code = "PY004"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
-    file_kind = "python"
     feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
-    example_path = "train.py"
     examples = [
         Valid("import torch.distributed as dist\ndist.init_process_group(backend='nccl')\nlib = 'rccl'\n"),
         Valid("def init_process_group(backend):\n    pass\n\ninit_process_group(backend='rccl')\n"),

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.model import RuleKind, Severity
+from migrate.model import Severity
 from migrate.python.index import arguments, index, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 SWITCHES = {"torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32"}
 PRECISION = "torch.set_float32_matmul_precision"
@@ -24,13 +24,10 @@ NOTE = ("{what} is kept: on ROCm, float32 matmuls use a reduced-precision type o
         "GPUs stay full float32: speed and results may differ from the NVIDIA run")
 
 
-class Tf32Switch(FileRule):
+class Tf32Switch(PythonRule):
     code = "PY017"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
     fixable = False
-    file_kind = "python"
-    example_path = "train.py"
     examples = [
         Valid("import torch\n\ntorch.set_float32_matmul_precision('highest')\nprint(torch.backends.cuda.matmul)\n"
               "torch.backends.cuda.matmul.allow_tf32 = False\n"),

@@ -42,10 +42,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.guards import compat_branch
 from migrate.python.index import arguments, index, insert_first, module_alias
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 AMP = "torch.cuda.amp"
 # the modules that define the API (`torch.cuda.amp.autocast_mode.autocast`, `torch.cuda.amp.grad_scaler.GradScaler`);
@@ -91,12 +91,9 @@ class _Group:
     uses: list[_Use] = field(default_factory=list)
 
 
-class TorchCudaAmp(FileRule):
+class TorchCudaAmp(PythonRule):
     code = "PY005"
-    kind = RuleKind.PYTHON
     severity = Severity.INFO
-    file_kind = "python"
-    example_path = "train.py"
     examples = [
         Valid("import torch\n\nwith torch.amp.autocast('cuda', dtype=torch.bfloat16):\n    pass\n"
               "scaler = torch.amp.GradScaler('cuda')\n"),

@@ -17,21 +17,18 @@ import re
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 MESSAGE = "torch.hip does not exist: PyTorch on ROCm keeps the torch.cuda namespace"
 TITLE = "Use torch.cuda"
 
 
-class TorchHipNamespace(FileRule):
+class TorchHipNamespace(PythonRule):
     code = "PY001"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
-    file_kind = "python"
     feeds_other_rules = True  # the fixed text may be rewritten further (--portable, torch.cuda.amp)
-    example_path = "train.py"
     examples = [
         Valid("import torch\ntorch.cuda.synchronize()\nname = 'torch.hip'  # torch.hip\n"),
         Valid("def f(torch):\n    return torch.hip.synchronize()\n"),

@@ -24,9 +24,9 @@ import re
 
 import libcst as cst
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import index
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 NAME = "torch.version.cuda"
 TRUTH = ("torch.version.cuda is None on ROCm builds of PyTorch (torch.version.hip is set instead), so this test "
@@ -44,11 +44,9 @@ PARSERS = {"float", "int", "tuple", "list", "map", "packaging.version.parse", "p
 OPEN = (cst.If, cst.While, cst.Assert, cst.Assign, cst.AnnAssign, cst.Return, cst.Arg, cst.IfExp)
 
 
-class TorchVersionCuda(FileRule):
+class TorchVersionCuda(PythonRule):
     code = "PY009"
-    kind = RuleKind.PYTHON
     severity = Severity.WARNING
-    file_kind = "python"
     example_path = "utils.py"
     examples = [
         Valid("import torch\nprint('CUDA', torch.version.cuda)\nif torch.version.cuda or torch.version.hip:\n"

@@ -15,19 +15,17 @@ import re
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from migrate.model import Edit, RuleKind, Severity
+from migrate.model import Edit, Severity
 from migrate.python.index import arguments, index, string_value
-from migrate.rule import FileRule, Invalid, Valid
+from migrate.rule import PythonRule, Invalid, Valid
 
 MESSAGE = ("torch.version.rocm does not exist (AttributeError on every build): ROCm builds of PyTorch give the HIP "
            "version as torch.version.hip")
 
 
-class TorchVersionRocm(FileRule):
+class TorchVersionRocm(PythonRule):
     code = "PY014"
-    kind = RuleKind.PYTHON
     severity = Severity.ERROR
-    file_kind = "python"
     example_path = "env_info.py"
     examples = [
         Valid("import torch\nprint(torch.version.hip, torch.version.cuda)\nrocm = 'rocm'\n"),

@@ -43,6 +43,7 @@ class RuleKind(enum.Enum):
     BUILD = "build"
     INPUT = "input"  # problems with the input itself (binary, encoding, parse errors)
     ENGINE = "engine"  # messages from an external engine such as hipify-perl
+    PERF = "perf"  # a kernel's resources or occupancy on AMD against CUDA (build --kernels)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,9 @@ def test_run_migrates_tree_and_copies_the_rest(tmp_path):
     assert result.exit_code == 0, result.output
     out = read_tree(tmp_path / "out")
     state = json.loads(out.pop(".hipmigrate/run.json"))
-    assert state["source"] == str(src.resolve()) and state["summary"]["files_changed"] == 1
+    assert (state["format"], state["version"], state["part"]) == ("hipmigrate-state", 2, "migration")
+    assert state["source"] == str(src.resolve()) and [f for f in state["files"] if f[1] == "migrated"] == [
+        ["k.cu", "migrated"]]
     assert out == {"k.cu": MIGRATED.encode(), "README.md": OTHER, "sub/util.h": b"int twice(int x);\n",
                    ".gitignore": b"build/\n"}
     assert "4 files, 1 migrated, 0 skipped; engine builtin" in result.output
@@ -252,7 +254,8 @@ def test_rules_list_is_one_line_per_rule_at_any_width(columns, monkeypatch):
     codes = sorted(r.code for r in default_registry().rules)
     starts = [line.split()[0] for line in lines[1:] if line and not line.startswith(" ")]
     packs = {f"MAP{n:03d}" for n in range(1, 100)}  # the packs' rows come after the rules
-    assert [c for c in starts if c not in packs] == codes
+    engine = [f"BLD{n}" for n in range(901, 911)] + ["CHK001", "ENG001"] + [f"INP{n:03d}" for n in range(1, 11)]
+    assert [c for c in starts if c not in packs] == codes + engine  # then the codes no rule class carries
     first = next(line for line in lines if line.startswith("CPP003 "))
     assert first.split()[:4] == ["CPP003", "SymbolWithoutHipSymbol", "safe", "cpp"]
     assert len(lines) < 4 * len(starts)

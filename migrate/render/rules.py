@@ -1,16 +1,18 @@
-"""`hipmigrate rules`: the rule list, and one rule's documentation with its examples."""
+"""`hipmigrate rules`: the list of every code (migrate/codes.py), and one code's documentation with its examples."""
 from __future__ import annotations
 
 import textwrap
 
 from rich.console import Console
 
+from migrate.codes import code_table
 from migrate.rule import Invalid
 
 
 def listing(registry, packs, console: Console) -> None:
-    """One line per rule, `CODE  Name  fix  kind  summary`, at any terminal width: only the summary wraps, under
-    itself where it has room (30 columns), else on the lines below, indented."""
+    """One line per code, `CODE  Name  fix  kind  summary`, at any terminal width: only the summary wraps, under
+    itself where it has room (30 columns), else on the lines below, indented. The rules first, then the packs,
+    then the codes hipmigrate reports itself (input problems, engines, compile checks)."""
     rows = []
     for rule in sorted(registry.rules, key=lambda r: r.code):
         summary = rule.doc().splitlines()[0] if rule.doc() else ""
@@ -19,6 +21,9 @@ def listing(registry, packs, console: Console) -> None:
     for family, code in sorted(packs.families.items(), key=lambda kv: kv[1]):
         count = sum(1 for m in packs.names.values() if m.family == family)
         rows.append((code, f"pack:{family}", "safe", "mapping", f"{count} CUDA names renamed to HIP"))
+    for entry in code_table(registry, packs).values():
+        if entry.source == "engine":
+            rows.append((entry.code, "-", "-", entry.kind.value, entry.title))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     width = max(console.width, 40)
     lead = sum(widths) + 2 * len(widths)
@@ -41,7 +46,7 @@ def explain(registry, packs, code: str, console: Console) -> bool:
     if rule is None:
         family = next((f for f, c in packs.families.items() if c == code), None)
         if family is None:
-            return False
+            return _explain_code(code_table(registry, packs).get(code), console)
         rows = sorted((m for m in packs.names.values() if m.family == family), key=lambda m: m.cuda)
         console.print(f"[bold]{code}[/] mapping pack '{family}': {len(rows)} names, e.g.")
         for m in rows[:20]:
@@ -56,4 +61,14 @@ def explain(registry, packs, code: str, console: Console) -> bool:
         if isinstance(example, Invalid) and example.fixed is not None:
             console.print("[bold]becomes:[/]")
             console.print(example.fixed.rstrip("\n"), markup=False, highlight=False)
+    return True
+
+
+def _explain_code(entry, console: Console) -> bool:
+    """A code no rule class or pack carries: its title and what it means."""
+    if entry is None:
+        return False
+    console.print(f"[bold]{entry.code}[/] ({entry.kind.value}, {entry.severity.label})")
+    text = entry.doc if entry.doc.startswith(entry.title) else "\n\n".join(filter(None, (entry.title, entry.doc)))
+    console.print(text, markup=False, highlight=False)
     return True

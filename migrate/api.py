@@ -113,6 +113,25 @@ def build(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, command: str
     return result
 
 
+def kernels(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, *, hip_version: str | None = None,
+            hipcc: str | None = None, cuda_arch: str | None = None, min_ratio: float = 0.5,
+            make_vars: dict[str, str] | None = None):
+    """The per-kernel diff of a migrated tree against the CUDA tree `run` made it from (migrate.kernels.diff), with
+    the toolchain `build` would use; kept in ROOT/.hipmigrate/kernels.json for the report."""
+    from migrate.kernels import state as kernels_state
+    from migrate.kernels.diff import kernel_diff
+
+    root = Path(root)
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder; give the migrated tree (the --out of `hipmigrate run`)")
+    tc = build_toolchain(root, hip_version, hipcc)
+    targets = targets or tc.default_targets()
+    verify.check_targets(tc, targets)
+    diff = kernel_diff(root, targets, tc, cuda_arch=cuda_arch, jobs=jobs, min_ratio=min_ratio, make_vars=make_vars)
+    kernels_state.save(diff, root / verify.STATE)
+    return diff
+
+
 def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> toolchain.Toolchain:
     """The toolchain `build` uses: --hipcc, else `[tool.hipmigrate] hipcc` of the tree's (or the current folder's)
     pyproject.toml; else the one of --hip-version, else of the release run.json records, else the newest."""

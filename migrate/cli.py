@@ -213,12 +213,30 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
                    "checks and is passed to the project build (repeatable).")
 @click.option("--force", is_flag=True, help="Build a tree that `hipmigrate run` did not make (it writes "
                                             "DST/.hipmigrate/build.json).")
+@click.option("--kernels", is_flag=True,
+              help="Instead, compare each kernel's registers, shared memory (LDS), spills and occupancy: the CUDA "
+                   "original compiled with nvcc against DST compiled with hipcc for each target (kept for `report`).")
+@click.option("--cuda-arch", default=None, metavar="sm_XX",
+              help="With --kernels: the NVIDIA architecture (default: the newest the project's build files name, "
+                   "else sm_90).")
+@click.option("--min-occupancy-ratio", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="With --kernels: AMD occupancy below this fraction of CUDA's is a finding (PRF003).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @guarded
 def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hipcc: str | None, jobs: int,
           command: str | None, project_build: bool, no_compile_check: bool, make_var: tuple[str, ...], force: bool,
-          output_format: str) -> None:
+          kernels: bool, cuda_arch: str | None, min_occupancy_ratio: float, output_format: str) -> None:
     """Compile-check every migrated HIP unit of DST with hipcc for AMD targets."""
+    if kernels:
+        from migrate.render import kernels as kernels_render
+
+        diff = api.kernels(dst, tuple(offload_arch), jobs, hip_version=hip_version, hipcc=hipcc, cuda_arch=cuda_arch,
+                           min_ratio=min_occupancy_ratio, make_vars=make_vars(make_var))
+        if output_format == "json":
+            click.echo(kernels_render.render_json(diff), nl=False)
+        else:
+            kernels_render.render_text(diff, new_console())
+        sys.exit(1 if diff.problems or any(f.severity.label == "error" for f in diff.findings) else 0)
     result = api.build(dst, tuple(offload_arch), jobs, command, project_build, compile_units=not no_compile_check,
                        hip_version=hip_version, hipcc=hipcc, force=force, make_vars=make_vars(make_var))
     if output_format == "json":

@@ -56,3 +56,16 @@ def signature(demangled: str) -> str:
     while at > 0 and (demangled[at - 1].isalnum() or demangled[at - 1] in "_:"):
         at -= 1
     return demangled[at:]
+
+
+def without_parameters(sig: str) -> str:
+    """`ns::scale<float, 64>(float*)` -> `ns::scale<float, 64>`."""
+    depth = 0
+    for i, ch in enumerate(sig):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            return sig[:i]
+    return sig

@@ -117,43 +117,47 @@ def kernel_diff(root: Path, targets: tuple[str, ...] = (), tc: toolchain.Toolcha
                 for (u, t), (_, why) in zip(work, results) if why]
     names = demangle([k.mangled for usages, _ in results for k in usages])
     cuda = _named([k for (u, t), (usages, _) in zip(work, results) if t is None for k in usages], names)
-    amd = {t: _named([k for (u, tt), (usages, _) in zip(work, results) if tt == t for k in usages], names)
+    release = tc.short_version or "?"
+    amd = {(t, release): _named([k for (u, tt), (usages, _) in zip(work, results) if tt == t for k in usages], names)
            for t in targets}
-    kernels = rows(cuda, amd, scan(source), cuda_arch, tc.short_version or "?", min_ratio)
-    return KernelDiff(cuda_arch, tuple((t, tc.short_version or "?") for t in targets), kernels, tuple(problems),
-                      min_ratio)
+    kernels = rows(cuda, amd, scan(source), cuda_arch, min_ratio)
+    return KernelDiff(cuda_arch, tuple(amd), kernels, tuple(problems), min_ratio)
 
 
-def rows(cuda: list[Usage], amd: dict[str, list[Usage]], sources: Sources, cuda_arch: str, hip_version: str,
+def rows(cuda: list[Usage], amd: dict[tuple[str, str], list[Usage]], sources: Sources, cuda_arch: str,
          min_ratio: float) -> tuple[KernelRow, ...]:
-    sides: dict[str, tuple[Usage | None, dict[str, Usage]]] = {}
-    for target, usages in amd.items():
+    """One row per kernel of either side; `amd` by (target, HIP release)."""
+    sides: dict[str, tuple[Usage | None, dict[tuple[str, str], Usage]]] = {}
+    for column, usages in amd.items():
         for name, c, a in pair(cuda, usages):
             entry = sides.setdefault(name, (c, {}))
             if a is not None:
-                entry[1][target] = a
+                entry[1][column] = a
     out = []
-    for name, (c, by_target) in sides.items():
-        out.append(_row(name, c, by_target, tuple(amd), sources, cuda_arch, hip_version, min_ratio))
+    for name, (c, by_column) in sides.items():
+        short = base_name(name)
+        definition = next(iter(sources.definitions.get(short, ())), None)
+        block, block_from = sources.block(short, definition.launch_bounds if definition else None)
+        place = (definition.path, definition.line) if definition else ("", 0)
+        out.append(row(name, place, (block or ASSUMED_BLOCK, block_from or "assumed"), sources.dynamic_shared(short),
+                       c, by_column, tuple(amd), cuda_arch, min_ratio))
     return tuple(sorted(out, key=lambda r: (r.path == "", r.path, r.line, r.name)))
 
 
-def _row(name: str, c: Usage | None, by_target: dict[str, Usage], targets: tuple[str, ...], sources: Sources,
-         cuda_arch: str, hip_version: str, min_ratio: float) -> KernelRow:
-    short = base_name(name)
-    definition = next(iter(sources.definitions.get(short, ())), None)
-    block, block_from = sources.block(short, definition.launch_bounds if definition else None)
-    if block is None:
-        block, block_from = ASSUMED_BLOCK, "assumed"
-    dynamic = sources.dynamic_shared(short)
-    cuda_occ = occupancy.cuda(nvidia_arch(cuda_arch), c.registers, c.shared + dynamic, block) if c else None
-    columns = []
-    for target in targets:
-        a = by_target.get(target)
-        occ = occupancy.amd(amd_target(target), a.registers, a.agprs, a.sgprs, a.shared + dynamic, block) if a else None
+def row(name: str, place: tuple[str, int], block: tuple[int, str], dynamic: int, c: Usage | None,
+        by_column: dict[tuple[str, str], Usage], columns: tuple[tuple[str, str], ...], cuda_arch: str,
+        min_ratio: float) -> KernelRow:
+    """A kernel's row: the occupancy of each side for its block size and dynamic shared memory, and its findings.
+    Also what the report rebuilds from kernels.json."""
+    threads, block_from = block
+    cuda_occ = occupancy.cuda(nvidia_arch(cuda_arch), c.registers, c.shared + dynamic, threads) if c else None
+    out = []
+    for target, hip_version in columns:
+        a = by_column.get((target, hip_version))
+        occ = occupancy.amd(amd_target(target), a.registers, a.agprs, a.sgprs, a.shared + dynamic, threads) if a else None
         ratio = occ.fraction / cuda_occ.fraction if occ and cuda_occ and cuda_occ.fraction else None
-        columns.append(Column(target, hip_version, a, occ, ratio))
-    path, line = (definition.path, definition.line) if definition else ("", 0)
-    found = [f for col in columns for f in findings.check(name, path, line or 1, block, block_from, dynamic, c, col,
-                                                          min_ratio)] if path else []
-    return KernelRow(name, path, line, block, block_from, dynamic, c, cuda_occ, tuple(columns), tuple(found))
+        out.append(Column(target, hip_version, a, occ, ratio))
+    path, line = place
+    found = [f for col in out for f in findings.check(name, path, line, threads, block_from, dynamic, c, col,
+                                                      min_ratio)] if path else []
+    return KernelRow(name, path, line, threads, block_from, dynamic, c, cuda_occ, tuple(out), tuple(found))

@@ -5,20 +5,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from migrate.kernels.demangle import signature
+from migrate.kernels.demangle import signature, without_parameters
 from migrate.kernels.model import Usage
-
-
-def _without_parameters(sig: str) -> str:
-    depth = 0
-    for i, ch in enumerate(sig):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            return sig[:i]
-    return sig
 
 
 def pair(cuda: list[Usage], amd: list[Usage]) -> list[tuple[str, Usage | None, Usage | None]]:
@@ -37,12 +25,12 @@ def pair(cuda: list[Usage], amd: list[Usage]) -> list[tuple[str, Usage | None, U
     rest = [u for u in amd if u.mangled not in taken]
     by_short: dict[str, list[Usage]] = defaultdict(list)
     for u in rest:
-        by_short[_without_parameters(signature(u.name))].append(u)
+        by_short[without_parameters(signature(u.name))].append(u)
     cuda_short = defaultdict(int)
     for u in loose:
-        cuda_short[_without_parameters(signature(u.name))] += 1
+        cuda_short[without_parameters(signature(u.name))] += 1
     for u in loose:
-        short = _without_parameters(signature(u.name))
+        short = without_parameters(signature(u.name))
         candidates = by_short.get(short, [])
         if len(candidates) == 1 and cuda_short[short] == 1:
             taken.add(candidates[0].mangled)

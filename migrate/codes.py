@@ -23,6 +23,7 @@ class Code:
     doc: str = ""  # what it means and what to do, in paragraphs
     source: str = "engine"  # "rule" (a rule class), "pack" (a mapping pack) or "engine" (hipmigrate itself)
     rule: type | None = None  # the rule class, for rule codes
+    home: str = "migrate/codes.py"  # the file that defines it, relative to the repository
 
 
 def _input(code: str, title: str, doc: str, severity: Severity = Severity.WARNING) -> Code:
@@ -77,8 +78,8 @@ def _build_codes() -> list[Code]:
     causes = [(code, title) for _, code, title, _ in diagnostics.CAUSES]
     causes += [diagnostics.NEWER[1:], diagnostics.MISSING_LIBRARY[1:]]
     return [Code(code, title, RuleKind.BUILD, Severity.ERROR,
-                 "A compile error of the migrated code, grouped by its cause (`hipmigrate build`).")
-            for code, title in causes]
+                 "A compile error of the migrated code, grouped by its cause (`hipmigrate build`).",
+                 home="migrate/verify/diagnostics.py") for code, title in causes]
 
 
 def title(doc: str, limit: int = 160) -> str:
@@ -100,8 +101,10 @@ def title(doc: str, limit: int = 160) -> str:
 
 
 def _rule_code(rule, source: str = "rule") -> Code:
+    parts = rule.__module__.split(".")
+    home = "/".join(parts[1:] if parts[:2] == ["migrate", "rules"] else parts) + ".py"
     return Code(rule.code, title(rule.doc()) or rule.name(), rule.kind, rule.severity, rule.doc(), source,
-                rule if source == "rule" else None)
+                rule if source == "rule" else None, home)
 
 
 def code_table(registry, packs) -> dict[str, Code]:
@@ -111,7 +114,7 @@ def code_table(registry, packs) -> dict[str, Code]:
     found: dict[str, Code] = {}
     entries = [_rule_code(r) for r in registry.rules]
     entries += [Code(code, f"CUDA names of {family} renamed to HIP", RuleKind.MAPPING, Severity.INFO,
-                     source="pack") for family, code in packs.families.items()]
+                     source="pack", home=f"rules/mappings/{family}.toml") for family, code in packs.families.items()]
     entries += [*ENGINE_CODES, *_build_codes(), _rule_code(UnusedSuppression, "engine")]
     for entry in entries:
         if entry.code in found:

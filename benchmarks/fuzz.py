@@ -186,17 +186,12 @@ def make_case(rng: random.Random, number: int, pool: list[tuple[str, bytes]]) ->
 
 def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
     """The failure signatures of one case (none: it passed), and whether every file parsed cleanly."""
-    import io
-
-    from rich.console import Console
-
     from migrate import api, internal
     from migrate.fixing import allowed
     from migrate.model import FileStatus
     from migrate.options import Options
+    from migrate import formats
     from migrate.render import diff as diff_render
-    from migrate.render import json as json_render
-    from migrate.render import text as text_render
 
     src, out = scratch / "src", scratch / "out"
     for rel, data in {**case.files, UNTOUCHED: UNTOUCHED_DATA}.items():
@@ -205,14 +200,15 @@ def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
     options = Options(jobs=1, **case.options)
     failures: list[str] = []
     try:
-        result = api.run(src, out, options)
+        done = api.migrate(src, out, options)
+        result = done.result
     except Exception as exc:
         return [f"exception {internal.signature(exc)} (outside the files)"], False
     failures += [f"exception {f.matched}" for f in internal.failed(result.findings)]
     try:
-        json.loads(json_render.render(result, "run", options.unsafe_fixes))
-        text_render.render(result, Console(file=io.StringIO(), width=120), "run", unsafe_fixes=options.unsafe_fixes)
-        diff_render.unified(result)
+        json.loads(formats.render("json", "migration", done.report, formats.Context("run")))
+        formats.render("text", "migration", done.report, formats.Context("run", width=120))
+        diff_render.unified(done.report)
     except Exception as exc:
         failures.append(f"exception {internal.signature(exc)} (rendering)")
     if (out / UNTOUCHED).read_bytes() != UNTOUCHED_DATA:

@@ -30,17 +30,15 @@ BENCH = (REPO / "samples" / "bench" / "h200-run1.json", REPO / "samples" / "benc
 CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
-from migrate.commands.report import render
-from migrate.stages import bench as bench_stage
-from migrate.stages import report as report_stage
+from migrate import api, formats
 fmt, dst, out, base, cand = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]), Path(sys.argv[5])
-import migrate.render.html, migrate.render.markdown, migrate.render.report_text, migrate.report.document
-import migrate.report.sarif_log
+import migrate.render.html, migrate.render.markdown, migrate.render.report_text, migrate.render.report_json
+import migrate.render.report_sarif
 imported_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
-report = report_stage.report(dst, bench_stage.compare(base, cand))
+report = api.report(dst, (base, cand))
 loaded = time.perf_counter()
-text = render(report, fmt, to_file=True)
+text = formats.render(fmt, "report", report)
 out.write_text(text, encoding="utf-8")
 done = time.perf_counter()
 print(json.dumps({"load_s": loaded - started, "render_s": done - loaded, "total_s": done - started,
@@ -58,14 +56,17 @@ def migrate_corpus(work: Path, files: int, lines: int) -> tuple[Path, float, dic
     seconds = time.perf_counter() - started
     if proc.returncode not in (0, 1):
         sys.exit(f"hipmigrate run failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    summary = in_child("import json; s = json.loads(Path(%r).read_text())['summary']; print(json.dumps(s))"
+    summary = in_child("import json; from migrate.report import state; "
+                       "m = state.migration(json.loads(Path(%r).read_text())); "
+                       "print(json.dumps({'files': len(m.files), 'files_changed': m.count('migrated'), "
+                       "'lines': m.lines, 'conversions': m.conversions, 'by_code': m.by_code}))"
                        % str(dst / ".hipmigrate" / "run.json"))
     return dst, seconds, json.loads(summary)
 
 
 BUILD_RECORD = """
 from migrate.model import BuildResult, UnitResult
-from migrate.render import build as build_render
+from migrate import api
 from migrate.stages.verify import units
 dst = Path(%r)
 hip, plain = units(dst)
@@ -73,7 +74,7 @@ rows = tuple(UnitResult(p.relative_to(dst).as_posix(), t, "ok", 1.0, (), ("hipcc
              for p in hip for t in ("gfx90a", "gfx940"))
 result = BuildResult(str(dst), None, ("gfx90a", "gfx940"), "/usr/bin/hipcc", "5.2.21153-0", rows,
                      tuple(p.relative_to(dst).as_posix() for p in plain))
-(dst / ".hipmigrate" / "build.json").write_text(build_render.render_json(result))
+api.write_build_state(dst, result)
 print(len(rows))
 """
 

@@ -1,7 +1,7 @@
 """The library API: what the CLI and the tests call. Each function chains the stages."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -9,10 +9,11 @@ from migrate import __version__
 from migrate.cpp import hipify_perl, project_names
 from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
-from migrate.render import build as build_render
 from migrate.options import Options
 from migrate.packs import default_packs
+from migrate.report import assemble
 from migrate.report import state as report_state
+from migrate.report.model import Migration
 from migrate.stages import rewrite, scan, verify, write
 from migrate.stages.scan import Inventory, UsageError
 from migrate import targets as amd_targets
@@ -63,11 +64,25 @@ def analyse(source: Path, options: Options, progress_factory: Callable | None = 
     return inventory, result
 
 
+@dataclass(frozen=True)
+class Migrated:
+    """What `run` did (the stages' facts) and its report model, built once: what the state keeps and the CLI prints."""
+
+    result: MigrationResult
+    report: Migration
+
+
 def run(source: Path, out: Path | None, options: Options, *, in_place: bool = False, force: bool = False,
         progress_factory: Callable | None = None) -> MigrationResult:
     """Migrate `source` into `out` (a folder, or a file when `source` is one file) or, with `in_place`,
     into the clean git work tree itself. `out` of None with a single file writes nothing (stdout is the CLI's).
     `force` lets a single file's `out` replace an existing file."""
+    return migrate(source, out, options, in_place=in_place, force=force, progress_factory=progress_factory).result
+
+
+def migrate(source: Path, out: Path | None, options: Options, *, in_place: bool = False, force: bool = False,
+            progress_factory: Callable | None = None) -> Migrated:
+    """`run`, with the report model of the migration (the one DST/.hipmigrate/run.json keeps)."""
     if in_place:
         write.check_clean_git(source)
     elif out is not None and source.is_dir():
@@ -81,9 +96,17 @@ def run(source: Path, out: Path | None, options: Options, *, in_place: bool = Fa
         write.write_file(result, source, out)
     result = replace(result, source=str(source.resolve()),
                      destination=str(source if in_place else out) if (in_place or out) else None)
-    if out is not None and not in_place and not inventory.single:
-        write.write_tree(inventory, result, out, extra=report_state.run_state(result, options.unsafe_fixes))
-    return result
+    keeps_state = out is not None and not in_place and not inventory.single
+    model = assemble.migration(result, options.unsafe_fixes, with_diffs=keeps_state)
+    if keeps_state:
+        write.write_tree(inventory, result, out, extra=report_state.run_state(model))
+    return Migrated(result, model)
+
+
+def migration_report(result: MigrationResult, options: Options, with_diffs: bool = False) -> Migration:
+    """The report model of a migration that wrote nothing (scan, diff); `with_diffs`: with each changed file's
+    unified diff."""
+    return assemble.migration(result, options.unsafe_fixes, with_diffs)
 
 
 def build(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, command: str | None = None,
@@ -107,10 +130,15 @@ def build(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, command: str
         if command is None:
             raise UsageError(f"{root}: no Makefile or CMakeLists.txt to build; give the build command with --cmd")
     result = verify.verify(root, targets, jobs, command, compile_units, tc, make_vars)
-    state = root / verify.STATE
-    state.mkdir(exist_ok=True)
-    atomic_write(state / "build.json", build_render.render_json(result).encode())
+    write_build_state(root, result)
     return result
+
+
+def write_build_state(root: Path, result: BuildResult) -> None:
+    """ROOT/.hipmigrate/build.json: the report model of the build."""
+    state = root / report_state.STATE
+    state.mkdir(exist_ok=True)
+    atomic_write(state / report_state.BUILD_FILE, report_state.encode(report_state.build_dict(assemble.build(result))))
 
 
 def kernels(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, *, hip_version: str | None = None,
@@ -154,12 +182,12 @@ def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> t
 def report(root: Path, bench: tuple[Path, Path] | None = None, threshold: float | None = None):
     """The report of the migrated tree `root` from its .hipmigrate/ folder; `bench` (BASE, CANDIDATE) results
     files of `hipmigrate bench` add their comparison."""
+    from migrate.report.load import load
     from migrate.stages import bench as bench_stage
-    from migrate.stages import report as report_stage
 
     extra = {} if threshold is None else {"threshold": threshold}
     comparison = bench_stage.compare(bench[0], bench[1], **extra) if bench else None
-    return report_stage.report(root, comparison)
+    return load(root, comparison)
 
 
 def registry():

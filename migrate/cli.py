@@ -15,15 +15,14 @@ import click
 from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from migrate import __version__, api, internal
+from migrate import __version__, api, formats, internal
 from migrate.commands import guard
+from migrate.commands.output import emit, output_format
 from migrate.cpp.hipify_perl import EngineError
 from migrate.options import Options
 from migrate.packs import PackError
 from migrate.render import build as build_render
 from migrate.render import diff as diff_render
-from migrate.render import json as json_render
-from migrate.render import text as text_render
 from migrate.stages import write
 from migrate.stages.scan import UsageError
 
@@ -48,7 +47,7 @@ def common(f):
                      help="Worker processes (default: one per CPU this process may use)."),
         click.option("--max-file-size", type=click.IntRange(1), default=64 * 1024 * 1024, show_default=True,
                      help="Bytes above which a source file is copied unchanged."),
-        click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True),
+        output_format("migration"),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
         click.option("--statistics", is_flag=True,
                      help="After the blockers, the number of findings per code instead of each finding."),
@@ -97,14 +96,9 @@ def progress_factory(kw: dict):
 guarded = guard.guarded(UsageError, PackError, EngineError)
 
 
-def finish(result, command: str, fmt: str, to_stderr: bool = False, unsafe_fixes: bool = False,
-           statistics: bool = False) -> None:
-    """Print the report (on stderr when stdout carries the migrated source) and exit with the status."""
-    if fmt == "json":
-        click.echo(json_render.render(result, command, unsafe_fixes), nl=False, err=to_stderr)
-    else:
-        text_render.render(result, err if to_stderr else new_console(), command, unsafe_fixes=unsafe_fixes,
-                           show_statistics=statistics)
+def finish(result, model, command: str, fmt: str, to_stderr: bool = False, statistics: bool = False) -> None:
+    """Print the report model (on stderr when stdout carries the migrated source) and exit with the status."""
+    emit("migration", fmt, model, command=command, statistics=statistics, to_stderr=to_stderr)
     sys.exit(exit_status(result))
 
 
@@ -177,22 +171,23 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
     if out == "-":
         if not src.is_file():
             raise UsageError("--out - (standard output) needs SRC to be one file")
-        result = api.run(src, None, options)
-        write.write_stream(result, src, sys.stdout.buffer)
+        done = api.migrate(src, None, options)
+        write.write_stream(done.result, src, sys.stdout.buffer)
         sys.stdout.flush()
-        finish(result, "run", kw["output_format"], to_stderr=True, unsafe_fixes=kw["unsafe_fixes"],
-               statistics=kw["statistics"])
+        finish(done.result, done.report, "run", kw["output_format"], to_stderr=True, statistics=kw["statistics"])
     say_target(kw)
-    result = api.run(src, Path(out) if out else None, options, in_place=in_place, force=force,
-                     progress_factory=progress_factory(kw))
+    done = api.migrate(src, Path(out) if out else None, options, in_place=in_place, force=force,
+                       progress_factory=progress_factory(kw))
+    result = done.result
     if not then_build:
-        finish(result, "run", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"], statistics=kw["statistics"])
+        finish(result, done.report, "run", kw["output_format"], statistics=kw["statistics"])
     built = api.build(Path(out), options.offload_arch, options.jobs, hip_version=result.hip_version)
     if kw["output_format"] == "json":
-        click.echo(json.dumps({"run": json.loads(json_render.render(result, "run")),
+        click.echo(json.dumps({"run": json.loads(formats.render("json", "migration", done.report,
+                                                                formats.Context("run"))),
                                "build": build_render.as_dict(built)}, indent=2))
     else:
-        text_render.render(result, new_console(), "run")
+        emit("migration", "text", done.report, command="run")
         build_render.render_text(built, new_console())
     sys.exit(exit_status(result) or (1 if built.failed else 0))
 
@@ -253,10 +248,11 @@ def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hip
 def diff(src: Path, **kw) -> None:
     """Print the unified diff of migrating SRC; write nothing."""
     say_target(kw)
-    _, result = api.analyse(src, make_options(kw), progress_factory(kw))
-    if kw["output_format"] == "json":
-        finish(result, "diff", "json")
-    text = diff_render.unified(result)
+    options = make_options(kw)
+    _, result = api.analyse(src, options, progress_factory(kw))
+    if kw["output_format"] != "text":
+        finish(result, api.migration_report(result, options), "diff", kw["output_format"])
+    text = diff_render.unified(api.migration_report(result, options, with_diffs=True))
     console = new_console()
     if console.is_terminal:
         diff_render.print_colored(text, console)
@@ -272,8 +268,9 @@ def diff(src: Path, **kw) -> None:
 def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
     say_target(kw)
-    _, result = api.analyse(src, make_options(kw), progress_factory(kw))
-    finish(result, "scan", kw["output_format"], unsafe_fixes=kw["unsafe_fixes"], statistics=kw["statistics"])
+    options = make_options(kw)
+    _, result = api.analyse(src, options, progress_factory(kw))
+    finish(result, api.migration_report(result, options), "scan", kw["output_format"], statistics=kw["statistics"])
 
 
 @main.command()

@@ -30,8 +30,10 @@ def test_broken_project_findings_at_the_original_lines_with_causes(tmp_path, hip
         ("type_mismatch.cu", 7, "BLD904"),
         ("unsupported_api.cu", 7, "BLD902"),
     ]
-    saved = json.loads((out / ".hipmigrate" / "build.json").read_text())
-    assert saved["units"] == doc["units"]
+    saved = json.loads((out / ".hipmigrate" / "build.json").read_text())  # the report model's state of the build
+    assert (saved["format"], saved["part"]) == ("hipmigrate-state", "build")
+    assert [(u["path"], u["target"], u["status"]) for u in saved["units"]] == [
+        (u["path"], u["target"], u["status"]) for u in doc["units"]]
 
 
 @pytest.mark.parametrize("version, hipcc_of, targets", [

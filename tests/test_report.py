@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from migrate import api
 from migrate.model import BuildResult, Finding, RuleKind, Severity, Span, UnitResult
-from migrate.render import build as build_render
 from migrate.render import markdown
 from migrate.report import load
 from migrate.report.model import FileDiff
@@ -71,7 +71,7 @@ def fake_build(out: Path) -> None:
         diag("BLD907", Severity.WARNING, t, "unused variable 'mask'", 7, 14)), ("hipcc", "-x", "hip"))
                   for t, s in (("gfx90a", 1.25), ("gfx940", 1.5)))
     result = BuildResult(str(out), None, ("gfx90a", "gfx940"), "/usr/bin/hipcc", "5.2.21153-0", units, ("host.cpp",))
-    (out / ".hipmigrate" / "build.json").write_text(build_render.render_json(result))
+    api.write_build_state(out, result)
 
 
 @pytest.fixture(scope="module")
@@ -102,15 +102,17 @@ def check_snapshot(name: str, text: str, update: bool) -> None:
 
 
 def test_run_leaves_what_the_report_needs(dst):
+    """run.json is the report model's own state (format hipmigrate-state, version 2), not a renderer's output."""
     doc = json.loads((dst / ".hipmigrate" / "run.json").read_text())
-    assert doc["schema"] == 1 and doc["command"] == "run"
-    assert doc["summary"]["conversions"] == {"device": 1, "runtime": 3}
-    assert doc["effort"]["total"] == {"lines": 22, "lines_changed": 7, "changed_fraction": 0.3182, "hazards_fixed": 1,
-                                      "hazards_to_review": 2, "review_weight": 4, "class": "small"}
-    assert [d["path"] for d in doc["diffs"]] == ["Makefile", "lanes.cu"]
-    assert "-#include <cuda_runtime.h>\n+#include <hip/hip_runtime.h>\n" in doc["diffs"][1]["diff"]
+    assert (doc["format"], doc["version"], doc["part"]) == ("hipmigrate-state", 2, "migration")
+    assert sorted({f["family"] for f in doc["findings"] if f["code"].startswith("MAP")}) == ["device", "runtime"]
+    assert doc["effort"]["total"] == {"path": "", "lines": 22, "lines_changed": 7, "hazards_fixed": 1,
+                                      "hazards_to_review": 2, "review_weight": 4, "effort": "small"}
+    assert [d[0] for d in doc["diffs"]] == ["Makefile", "lanes.cu"]
+    assert "-#include <cuda_runtime.h>\n+#include <hip/hip_runtime.h>\n" in doc["diffs"][1][1]
     malloc = next(f for f in doc["findings"] if f["message"].startswith("cudaMalloc"))
     assert (malloc["start"], malloc["end"]) == (LANES.index("cudaMalloc"), LANES.index("cudaMalloc") + 10)
+    assert malloc["fix"]["outcome"] == "applied"
 
 
 def test_report_joins_migration_build_and_bench(dst):

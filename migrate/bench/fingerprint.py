@@ -150,3 +150,20 @@ def _git(project: Path) -> tuple[str | None, bool | None]:
     except (OSError, subprocess.SubprocessError):
         return None, None
     return head.stdout.strip() or None, (bool(status.stdout.strip()) if status.returncode == 0 else None)
+
+
+def machine(fp: dict) -> str:
+    """One line about the machine of a fingerprint; what no tool reported reads "unknown"."""
+    def known(key: str) -> str:
+        value = fp.get(key)
+        return "unknown" if value is None else str(value)
+
+    gpus = f"{known('gpu_name')} x{fp['gpu_count']}" if fp.get("gpu_count") else "GPU unknown"
+    parts = [gpus, f"driver {known('driver')}"]
+    if fp.get("cuda_version") or fp.get("nvcc_version"):
+        parts.append(f"CUDA {known('cuda_version')}, nvcc {known('nvcc_version')}")
+    if fp.get("rocm_version") or fp.get("hip_version") or fp.get("hipcc_version"):
+        parts.append(f"ROCm {known('rocm_version')}, HIP {known('hip_version')}, hipcc {known('hipcc_version')}")
+    commit = fp.get("git_commit")
+    parts.append(f"host {known('host')}, commit {commit[:12] + ('+dirty' if fp.get('git_dirty') else '') if commit else 'unknown'}")
+    return "; ".join(parts)

@@ -67,6 +67,23 @@ def render_json(result: CheckResult) -> str:
     return json.dumps(as_dict(result), indent=2) + "\n"
 
 
+def sarif(result: CheckResult) -> str:
+    """What fails the gate as errors, the notes as notes."""
+    from migrate.render import sarif as sarif_render
+
+    found = result.findings + result.notes
+    levels = {i: "error" if i < len(result.findings) else "note" for i in range(len(found))}
+    return sarif_render.render(found, rules_for({f.code for f in found}), levels=levels)
+
+
+def rdjson(result: CheckResult) -> str:
+    """Notes at INFO; fixes as suggestions on the files' text."""
+    from migrate.render import rdjson as rdjson_render
+
+    severity = {id(f): "INFO" for f in result.notes}
+    return rdjson_render.render(result.findings + result.notes, result.text_of, lambda f: severity.get(id(f)))
+
+
 @dataclass(frozen=True)
 class PackRule:
     """A mapping pack, described for SARIF like a rule class."""

@@ -13,14 +13,13 @@ import click
 
 from migrate.check import baseline as baseline_file
 from migrate.check import config as project_config
-from migrate.check import report
 from migrate import internal
 from migrate.commands import guard
+from migrate.commands.output import emit, output_format
 from migrate.check.runner import Settings, check as run_check
 from migrate.packs import PackError
 from migrate.stages.scan import UsageError
 
-CHECK_FORMATS = ("text", "github", "sarif", "json", "rdjson")
 SUGGEST_FORMATS = ("patch", "github", "rdjson")
 
 
@@ -68,7 +67,7 @@ def _emit(text: str, output: Path | None) -> None:
 @click.option("--baseline", type=click.Path(path_type=Path), default=None, help="Ignore the findings recorded in FILE.")
 @click.option("--write-baseline", type=click.Path(path_type=Path), default=None,
               help="Record the current findings in FILE and exit 0.")
-@click.option("--output-format", type=click.Choice(CHECK_FORMATS), default="text", show_default=True)
+@output_format("check")
 @_guarded
 def check(paths, output_format: str, output: Path | None, write_baseline: Path | None, **kw) -> None:
     """Exit 1 if CUDA-only code is left in PATHS (default: .): CUDA API names or headers, unsupported identifiers,
@@ -83,25 +82,7 @@ def check(paths, output_format: str, output: Path | None, write_baseline: Path |
         baseline_file.write(write_baseline, result.findings)
         click.echo(f"hipmigrate check: {len(result.findings)} finding(s) recorded in {write_baseline}", err=True)
         sys.exit(0)
-    if output_format == "text":
-        _emit(report.text(result), output)
-    elif output_format == "json":
-        _emit(report.render_json(result), output)
-    elif output_format == "github":
-        from migrate.render import github
-
-        _emit(github.render(result.findings, result.notes), output)
-    elif output_format == "sarif":
-        from migrate.render import sarif
-
-        found = result.findings + result.notes
-        levels = {i: "error" if i < len(result.findings) else "note" for i in range(len(found))}
-        _emit(sarif.render(found, report.rules_for({f.code for f in found}), levels=levels), output)
-    else:
-        from migrate.render import rdjson
-
-        severity = {id(f): "INFO" for f in result.notes}
-        _emit(rdjson.render(result.findings + result.notes, result.text_of, lambda f: severity.get(id(f))), output)
+    emit("check", output_format, result, output=output)
     sys.exit(2 if internal.failed(result.notes) else 1 if result.failed else 0)
 
 

@@ -7,6 +7,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from migrate.bench.fingerprint import machine
 from migrate.bench.results import Results
 from migrate.bench.stats import Summary, Verdict, summarize
 
@@ -18,23 +19,6 @@ STYLE = {Verdict.FASTER: "green", Verdict.SLOWER: "red", Verdict.FAILED: "red", 
 
 def number(value: float | None) -> str:
     return "-" if value is None else f"{value:.4g}"
-
-
-def machine(fp: dict) -> str:
-    """One line about the machine of a fingerprint; what no tool reported reads "unknown"."""
-    def known(key: str) -> str:
-        value = fp.get(key)
-        return "unknown" if value is None else str(value)
-
-    gpus = f"{known('gpu_name')} x{fp['gpu_count']}" if fp.get("gpu_count") else "GPU unknown"
-    parts = [gpus, f"driver {known('driver')}"]
-    if fp.get("cuda_version") or fp.get("nvcc_version"):
-        parts.append(f"CUDA {known('cuda_version')}, nvcc {known('nvcc_version')}")
-    if fp.get("rocm_version") or fp.get("hip_version") or fp.get("hipcc_version"):
-        parts.append(f"ROCm {known('rocm_version')}, HIP {known('hip_version')}, hipcc {known('hipcc_version')}")
-    commit = fp.get("git_commit")
-    parts.append(f"host {known('host')}, commit {commit[:12] + ('+dirty' if fp.get('git_dirty') else '') if commit else 'unknown'}")
-    return "; ".join(parts)
 
 
 def render_bench_text(result: Results, console: Console, path: str | None) -> None:

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from migrate.model import Finding, Severity
-from migrate.render.build import TARGET, error_key
+from migrate.verify.diagnostics import TARGET, error_key
 from migrate.stages.report import UNSUPPORTED_CODES
 
 # what to do next, by code; every other group: read the rule's page

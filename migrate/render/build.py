@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 
 from rich.console import Console
@@ -11,9 +10,9 @@ from rich.text import Text
 
 from migrate.model import BuildResult
 from migrate.render.json import finding_dict
+from migrate.verify.diagnostics import TARGET, error_key, first_error
 
 SCHEMA_VERSION = 1
-TARGET = re.compile(r" \((?:gfx[0-9a-z]+[^()]*|project build)\): ")  # the target a finding's message names
 
 
 def as_dict(result: BuildResult) -> dict:
@@ -34,24 +33,6 @@ def as_dict(result: BuildResult) -> dict:
 
 def render_json(result: BuildResult) -> str:
     return json.dumps(as_dict(result), indent=2) + "\n"
-
-
-def first_error(findings) -> str:
-    """hipcc's own first error of a unit, as `CODE path:line: message` (the message without the cause's title)."""
-    for f in findings:
-        if f.severity.label == "error":
-            return f"{f.code} {f.span.path}:{f.span.line}: {diagnostic_text(f)}"
-    return ""
-
-
-def error_key(f) -> tuple:
-    """What makes two compile errors the same error: code, place and the compiler's text (not the target)."""
-    return (f.code, f.span.path, f.span.line, diagnostic_text(f))
-
-
-def diagnostic_text(f) -> str:
-    """What the compiler said: the finding's message without the cause title and target put before it."""
-    return f.matched or f.message.split(": ", 1)[-1]
 
 
 def error_groups(result: BuildResult) -> dict[tuple, list]:

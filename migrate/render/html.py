@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from migrate.render.bench import machine, number
-from migrate.report import chart, highlight
+from migrate.render import chart, highlight
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
 

@@ -1,4 +1,4 @@
-"""Terminal output: the migration summary as rich tables."""
+"""Terminal output of run, scan and diff: the report model's Migration as rich tables."""
 from __future__ import annotations
 
 from rich.console import Console
@@ -6,10 +6,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from migrate import effort as effort_model
-from migrate.cpp import ptx
-from migrate.model import MigrationResult, Severity
+from migrate.model import Severity
 from migrate.render.blockers import blockers
-from migrate.stages.report import fixes_by_rule, summarize
+from migrate.report.model import Migration
+from migrate.stages.report import HAZARD, NOTE, UNSUPPORTED, WARNING, section
 
 
 def where(f) -> str:
@@ -27,9 +27,9 @@ def listing(console: Console, findings, heading: str, limit: int, with_code: boo
         console.print(f"  ... and {len(findings) - limit} more (use --output-format json for all)")
 
 
-def asm_listing(console: Console, result: MigrationResult, limit: int) -> None:
+def asm_listing(console: Console, m: Migration, limit: int) -> None:
     """Every inline-PTX site: file:line:column, what it uses, and the HIP counterparts known."""
-    sites = ptx.listing(result.findings)
+    sites = m.inline_asm
     if not sites:
         return
     console.print(f"[bold yellow]{len(sites)} inline assembly sites[/] (PTX does not build for AMD):")
@@ -83,39 +83,35 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
                   f"{t.hazards_fixed} hazards fixed, {t.hazards_to_review} to review)")
 
 
-def blockers_block(console: Console, result: MigrationResult) -> None:
+def blockers_block(console: Console, m: Migration) -> None:
     """What stops the build, by cause: count, first place, next step."""
-    groups = blockers(result.findings)
+    groups = blockers(s.finding for s in m.every)
     if not groups:
-        console.print(f"[bold green]no blockers[/]: nothing found that stops a build for HIP {result.hip_version} "
+        console.print(f"[bold green]no blockers[/]: nothing found that stops a build for HIP {m.hip_version} "
                       "(`hipmigrate build` compiles it to be sure)")
         return
     total = sum(b.count for b in groups)
     console.print(f"[bold red]blockers[/]: {total} finding{'s' if total != 1 else ''} in {len(groups)} "
-                  f"group{'s' if len(groups) != 1 else ''} stop a build for HIP {result.hip_version}")
+                  f"group{'s' if len(groups) != 1 else ''} stop a build for HIP {m.hip_version}")
     for b in groups:
         console.print(f"  {b.count:>4} x {b.code} {b.label}, first at {where(b.first)}", markup=False,
                       highlight=False)
         console.print(f"         next: {b.next_step}", markup=False, highlight=False)
 
 
-def statistics(console: Console, result: MigrationResult) -> None:
+def statistics(console: Console, m: Migration) -> None:
     """Counts per code, largest first, as `ruff --statistics` prints them."""
     from migrate.registry import default_registry
 
     registry = default_registry()
-    counts: dict[str, int] = {}
-    for f in result.findings:
-        counts[f.code] = counts.get(f.code, 0) + 1
-    for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+    for code, n in sorted(m.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
         rule = registry.by_code(code)
         name = rule.name() if rule is not None else ("pack conversions" if code.startswith("MAP") else "")
         console.print(f"{n:>6}  {code}  {name}", markup=False, highlight=False)
 
 
-def effort_line(console: Console, result: MigrationResult, unsafe_fixes: bool) -> None:
+def effort_line(console: Console, e: effort_model.Effort) -> None:
     """The repository's effort class and its three largest files, for `run`."""
-    e = effort_model.estimate(result, unsafe_fixes)
     busy = sorted((f for f in e.files if f.lines_changed or f.hazards_to_review),
                   key=lambda f: (-f.review_weight, -f.lines_changed, f.path))[:3]
     largest = "; ".join(f"{f.path} ({f.lines_changed} lines changed, {f.hazards_to_review} to review)"
@@ -125,40 +121,53 @@ def effort_line(console: Console, result: MigrationResult, unsafe_fixes: bool) -
                                                                                   if largest else ""))
 
 
-def render(result: MigrationResult, console: Console, command: str, limit: int = 50,
-           unsafe_fixes: bool = False, show_statistics: bool = False) -> None:
-    s = summarize(result)
+def in_order(m: Migration) -> dict[str, list]:
+    """The findings of each listed section in the order the engine reported them; hazards at warning or above are
+    listed with the warnings."""
+    out: dict[str, list] = {UNSUPPORTED: [], WARNING: [], NOTE: []}
+    for s in m.every:
+        where = section(s.finding)
+        if where == HAZARD:
+            where = WARNING if s.finding.severity >= Severity.WARNING else None
+        if where in out:
+            out[where].append(s.finding)
+    return out
+
+
+def draw(m: Migration, console: Console, command: str, limit: int = 50, show_statistics: bool = False) -> None:
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
-    console.print(f"[bold]hipmigrate {command}[/]: {s.files_total} files, {s.files_changed} {verb}, "
-                  f"{s.files_skipped} skipped; engine {s.engine} {s.engine_version}; target HIP {s.hip_version}")
-    if s.files_total == 0:
-        console.print(f"no files found under {result.source}: is every file there ignored by a .gitignore or an "
+    console.print(f"[bold]hipmigrate {command}[/]: {len(m.files)} files, {m.count('migrated')} {verb}, "
+                  f"{m.count('skipped')} skipped; engine {m.engine} {m.engine_version}; target HIP {m.hip_version}")
+    if not m.files:
+        console.print(f"no files found under {m.source}: is every file there ignored by a .gitignore or an "
                       "--exclude pattern?", markup=False, highlight=False, style="yellow")
-    blockers_block(console, result)
+    blockers_block(console, m)
     if show_statistics:
-        statistics(console, result)
+        statistics(console, m)
     else:
-        if s.conversions:
+        if m.conversions:
             table = Table(title="identifiers converted by API family", title_justify="left")
             table.add_column("family")
             table.add_column("conversions", justify="right")
-            for family, count in s.conversions.items():
+            for family, count in m.conversions.items():
                 table.add_row(family, str(count))
-            table.add_row("[bold]total[/]", f"[bold]{sum(s.conversions.values())}[/]")
+            table.add_row("[bold]total[/]", f"[bold]{sum(m.conversions.values())}[/]")
             console.print(table)
-        fixes_table(console, fixes_by_rule(result, unsafe_fixes), command)
-        errors = [f for f in s.warnings if f.severity is Severity.ERROR]
-        listing(console, s.unsupported, "errors: unsupported identifiers[/] (left unchanged)", limit, with_code=False)
-        listing(console, errors, "errors[/]", limit, with_code=True)
-        listing(console, [f for f in s.warnings if f.severity is not Severity.ERROR], "warnings[/]", limit,
+        fixes_table(console, m.fixes_by_rule, command)
+        listed = in_order(m)
+        warnings = listed[WARNING]
+        listing(console, listed[UNSUPPORTED], "errors: unsupported identifiers[/] (left unchanged)", limit,
+                with_code=False)
+        listing(console, [f for f in warnings if f.severity is Severity.ERROR], "errors[/]", limit, with_code=True)
+        listing(console, [f for f in warnings if f.severity is not Severity.ERROR], "warnings[/]", limit,
                 with_code=True)
-        listing(console, s.notes, "info[/] (kept as they are)", limit, with_code=True)
+        listing(console, listed[NOTE], "info[/] (kept as they are)", limit, with_code=True)
     if command == "scan":
-        asm_listing(console, result, limit)
-        effort_table(console, effort_model.estimate(result, unsafe_fixes), limit)
+        asm_listing(console, m, limit)
+        effort_table(console, m.estimate, limit)
     elif command == "run":
-        effort_line(console, result, unsafe_fixes)
-    if result.destination:
-        report = (f"; the full report: hipmigrate report {result.destination} --output-format html -o report.html"
-                  if command == "run" and result.source != result.destination else "")
-        console.print(f"output: {result.destination}{report}", markup=False, highlight=False)
+        effort_line(console, m.estimate)
+    if m.destination:
+        report = (f"; the full report: hipmigrate report {m.destination} --output-format html -o report.html"
+                  if command == "run" and m.source != m.destination else "")
+        console.print(f"output: {m.destination}{report}", markup=False, highlight=False)

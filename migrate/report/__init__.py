@@ -1,3 +1,3 @@
-"""The report of `hipmigrate report DST`: what `run`, `build` and `bench` left in DST/.hipmigrate/, read back
-into one `Report` (model.py, load.py), and the forms every renderer shares (document.py: the JSON document of
-docs/report.md; sarif_log.py: the findings for code scanning)."""
+"""The report model (model.py), built once from the stages' results (assemble.py), kept in DST/.hipmigrate/ as its
+own serialised form (state.py) and read back by `hipmigrate report` (load.py). Renderers (migrate/render, picked
+through migrate/formats) only read it."""

@@ -1,11 +1,18 @@
-"""The report's data: frozen dataclasses read from DST/.hipmigrate/ by migrate.report.load."""
+"""The report model: what every renderer reads, frozen dataclasses built once from the stages' results
+(migrate.report.assemble), kept in DST/.hipmigrate/ as their own serialised form (migrate.report.state) and read
+back from there by `hipmigrate report` (migrate.report.load).
+
+`Report` has a part per stage: `migration` (run, scan, diff), `build`, `bench_runs` and `comparison`, and
+`kernels` (per-kernel resources and times: a tuple of that part's records, empty until it is measured).
+"""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from migrate.bench.stats import Summary
-from migrate.effort import FileEffort
-from migrate.model import Finding
+from migrate.effort import Effort, FileEffort
+from migrate.model import Finding, RuleKind
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,20 @@ class FileDiff:
 
 
 @dataclass(frozen=True)
+class AsmSite:
+    """One inline-assembly statement: where, the PTX it uses, and the HIP counterpart of each (None: none)."""
+
+    path: str
+    line: int
+    column: int
+    instructions: tuple[str, ...]
+    suggestions: tuple[tuple[str, str], ...]  # (item, HIP counterpart; "" when there is none)
+
+
+@dataclass(frozen=True)
 class Migration:
+    """What a migration found and did (`run`, `scan` and `diff` alike)."""
+
     source: str
     engine: str
     engine_version: str
@@ -55,11 +75,38 @@ class Migration:
     hazards: tuple[Stored, ...]  # portability hazards (rule kind hazard)
     warnings: tuple[Stored, ...]  # other findings at warning or above, and input problems
     notes: tuple[Stored, ...]  # information with nothing to fix
-    effort: tuple[FileEffort, ...] | None  # files with work, then the total; None when run.json has no estimate
-    effort_class: str | None
-    unsafe_fixes: bool
-    inline_asm: tuple[dict, ...]
-    diffs: tuple[FileDiff, ...]
+    estimate: Effort | None  # the effort of every file read, and the total
+    inline_asm: tuple[AsmSite, ...]
+    diffs: tuple[FileDiff, ...]  # () when not asked for (scan)
+    every: tuple[Stored, ...] = ()  # every finding, the plain conversions included, in path, line, column, code order
+    destination: str | None = None
+
+    @property
+    def effort(self) -> tuple[FileEffort, ...] | None:
+        """The files with work to do, then the total; None without an estimate."""
+        if self.estimate is None:
+            return None
+        busy = [r for r in self.estimate.files if r.lines_changed or r.hazards_fixed or r.hazards_to_review]
+        return (*busy, self.estimate.total)
+
+    @property
+    def effort_class(self) -> str | None:
+        return self.estimate.effort if self.estimate is not None else None
+
+    @property
+    def unsafe_fixes(self) -> bool:
+        return bool(self.estimate and self.estimate.unsafe_fixes)
+
+    @property
+    def files_changed(self) -> int:
+        return self.count("migrated")
+
+    @property
+    def fixes_by_rule(self) -> dict[str, int]:
+        """Rule code -> fixes applied, for the rules other than the plain conversions (counted by API family)."""
+        counts = Counter(s.finding.code for s in self.every if s.finding.fix is not None and s.finding.fix.applied
+                         and s.finding.kind not in (RuleKind.MAPPING, RuleKind.INPUT, RuleKind.ENGINE))
+        return dict(sorted(counts.items()))
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.files if f.status == status)
@@ -157,6 +204,7 @@ class Report:
     bench_runs: tuple[BenchRun, ...]
     comparison: object | None  # migrate.stages.bench.CompareResult, with --bench
     problems: tuple[str, ...]  # state files that could not be read, said once each
+    kernels: tuple = ()  # per-kernel resources and times (migrate.kernels), when measured
 
     @property
     def findings(self) -> tuple[Stored, ...]:

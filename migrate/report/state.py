@@ -1,48 +1,151 @@
-"""What `hipmigrate run` leaves in DST/.hipmigrate/run.json for `build` and `report`.
+"""The state under DST/.hipmigrate/: the report model's own serialised form, one versioned JSON file per part.
 
-The document `run --output-format json` prints (docs/json.md, schema 1), plus what only the written tree can
-no longer tell: each finding's byte range (`start`, `end`), the effort estimate and inline-assembly listing that
-`scan` prints (`effort`, `inline_asm`), and the unified diff of every changed file (`diffs`). docs/report.md
-describes the additions.
+`run` writes run.json (the `Migration`), `build` writes build.json (the `Build`); `report` reads them back
+(migrate.report.load) and `build` reads the HIP release run.json names. Each file is
+`{"format": "hipmigrate-state", "version": 2, "part": ..., ...}` (docs/report.md). A file of another format or
+version (schema 1 was the JSON output of `run --output-format json` with additions) is not read: the report names
+it and says which command to run again.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+from pathlib import Path
 
-from migrate import effort as effort_model
-from migrate.model import MigrationResult
-from migrate.render import diff as diff_render
-from migrate.render import json as json_render
+from migrate.effort import Effort, FileEffort
+from migrate.model import Applicability, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
+from migrate.report.model import AsmSite, Build, FileDiff, FileEntry, Migration, Stored, UnitRow
 
 STATE = ".hipmigrate"
 RUN_FILE = "run.json"
 BUILD_FILE = "build.json"
 BENCH_DIR = "bench"
+FORMAT = "hipmigrate-state"
+VERSION = 2
+RERUN = {"migration": "hipmigrate run", "build": "hipmigrate build"}
 
 
-def run_document(result: MigrationResult, unsafe_fixes: bool = False) -> dict:
-    doc = json_render.document(result, "run", offsets=True)
-    diffs = diff_render.file_diffs(result)  # one line diff per changed file, for the effort and the diffs
-    doc["effort"] = json_render.effort_dict(effort_model.estimate(result, unsafe_fixes, diffs))
-    doc["inline_asm"] = json_render.asm_list(result)
-    doc["diffs"] = [{"path": path, "diff": d.unified(path)} for path, d in diffs.items()]
-    return doc
+class StateError(ValueError):
+    """A state file that is not what this hipmigrate writes."""
 
 
-def run_state(result: MigrationResult, unsafe_fixes: bool = False) -> dict[str, bytes]:
-    """The files of .hipmigrate/ that `run` writes with the output tree, by path relative to it. On one line:
-    json's C encoder writes it 3-4 times faster than with indentation (0.3 s instead of 1 s for 2,000 files)."""
-    return {f"{STATE}/{RUN_FILE}": (json.dumps(run_document(result, unsafe_fixes)) + "\n").encode()}
+def finding_dict(f: Finding, fingerprint: str | None = None, state: bool = False) -> dict:
+    """A finding as JSON: what every JSON output shows, and with `state` also its byte range, what became of its fix,
+    and for compiler diagnostics the compiler's own text."""
+    span = f.span
+    out = {"path": span.path, "line": span.line, "column": span.column, "code": f.code,
+           "severity": _NAMES[f.severity], "kind": _NAMES[f.kind], "message": f.message,
+           "fingerprint": fingerprint or f.fingerprint}
+    if f.family:
+        out["family"] = f.family
+    if f.fix is not None:
+        out["fix"] = {"title": f.fix.title, "applicability": _NAMES[f.fix.applicability],
+                      "edits": [{"start": e.start, "end": e.end, "text": e.text} for e in f.fix.edits]}
+    if state:
+        out["start"], out["end"] = span.start, span.end
+        if f.fix is not None and f.fix.outcome is not None:
+            out["fix"]["outcome"] = f.fix.outcome.value
+            if f.fix.overlaps:
+                out["fix"]["overlaps"] = f.fix.overlaps
+        if f.kind is RuleKind.BUILD and f.matched:
+            out["matched"] = f.matched
+    return out
+
+
+# enum attributes are slow to read, and a large run writes tens of thousands of findings
+_NAMES = {**{s: s.label for s in Severity}, **{k: k.value for k in RuleKind}, **{a: a.value for a in Applicability}}
+
+
+def stored(d: dict) -> Stored:
+    fix = None
+    if d.get("fix"):
+        edits = tuple(Edit(e["start"], e["end"], e["text"]) for e in d["fix"].get("edits", ()))
+        outcome = d["fix"].get("outcome")
+        fix = Fix(d["fix"]["title"], edits, Applicability(d["fix"]["applicability"]),
+                  Outcome(outcome) if outcome else None, d["fix"].get("overlaps", ""))
+    start = d.get("start", 0)
+    span = Span(d["path"], start, d.get("end", start), d["line"], d["column"])
+    finding = Finding(d["code"], RuleKind(d["kind"]), Severity[d["severity"].upper()], d["message"], span, fix,
+                      d.get("family", ""), d.get("matched", ""))
+    return Stored(finding, d.get("fingerprint", finding.fingerprint))
+
+
+def _header(part: str) -> dict:
+    return {"format": FORMAT, "version": VERSION, "part": part}
+
+
+def _check(doc: dict, part: str) -> None:
+    if doc.get("format") == FORMAT and doc.get("version") == VERSION and doc.get("part") == part:
+        return
+    if doc.get("format") == FORMAT and doc.get("part") == part:
+        written = f"version {doc.get('version')} of the state format"
+    elif doc.get("schema") == 1:
+        written = "an older hipmigrate (schema 1)"
+    else:
+        written = "something else"
+    raise StateError(f"written by {written}, not the {part} record of version {VERSION} that this hipmigrate reads; "
+                     f"run `{RERUN[part]}` again to write it")
+
+
+def migration_dict(m: Migration) -> dict:
+    e = m.estimate
+    return {**_header("migration"), "source": m.source, "destination": m.destination,
+            "engine": {"name": m.engine, "version": m.engine_version}, "hip_version": m.hip_version, "lines": m.lines,
+            "files": [[f.path, f.status] for f in m.files],
+            "findings": [finding_dict(s.finding, s.fingerprint, state=True) for s in m.every],
+            "effort": None if e is None else {"unsafe_fixes": e.unsafe_fixes, "total": dataclasses.asdict(e.total),
+                                              "files": [dataclasses.asdict(r) for r in e.files]},
+            "inline_asm": [dataclasses.asdict(a) for a in m.inline_asm],
+            "diffs": [[d.path, d.text] for d in m.diffs]}
+
+
+def migration(doc: dict) -> Migration:
+    from migrate.report.assemble import from_findings
+
+    _check(doc, "migration")
+    e = doc["effort"]
+    estimate = None if e is None else Effort(tuple(FileEffort(**r) for r in e["files"]), FileEffort(**e["total"]),
+                                             bool(e["unsafe_fixes"]))
+    asm = tuple(AsmSite(a["path"], a["line"], a["column"], tuple(a["instructions"]),
+                        tuple(tuple(s) for s in a["suggestions"])) for a in doc["inline_asm"])
+    return from_findings(
+        tuple(stored(d) for d in doc["findings"]), source=doc["source"] or "", destination=doc["destination"],
+        engine=doc["engine"]["name"], engine_version=doc["engine"]["version"], hip_version=doc["hip_version"],
+        files=tuple(FileEntry(*f) for f in doc["files"]), lines=doc["lines"], estimate=estimate, inline_asm=asm,
+        diffs=tuple(FileDiff(*d) for d in doc["diffs"]))
+
+
+def build_dict(b: Build) -> dict:
+    return {**_header("build"), "targets": list(b.targets), "hipcc": b.hipcc, "hip_version": b.hip_version,
+            "units": [dataclasses.asdict(u) for u in b.units], "skipped": list(b.skipped), "project": b.project,
+            "findings": [finding_dict(s.finding, s.fingerprint, state=True) for s in b.findings], "failed": b.failed,
+            "units_of": [[list(key), list(units)] for key, units in b.units_of]}
+
+
+def build(doc: dict) -> Build:
+    _check(doc, "build")
+    return Build(tuple(doc["targets"]), doc["hipcc"], doc["hip_version"], tuple(UnitRow(**u) for u in doc["units"]),
+                 tuple(doc["skipped"]), doc["project"], tuple(stored(d) for d in doc["findings"]), bool(doc["failed"]),
+                 tuple((tuple(key), tuple(units)) for key, units in doc["units_of"]))
+
+
+def encode(doc: dict) -> bytes:
+    """On one line: json's C encoder writes it 3-4 times faster than with indentation (0.3 s instead of 1 s for
+    2,000 files)."""
+    return (json.dumps(doc) + "\n").encode()
+
+
+def run_state(m: Migration) -> dict[str, bytes]:
+    """The files of .hipmigrate/ that `run` writes with the output tree, by path relative to it."""
+    return {f"{STATE}/{RUN_FILE}": encode(migration_dict(m))}
 
 
 def migrated_for(root) -> str | None:
     """The HIP release `run` migrated the tree at `root` for (run.json's hip_version), None without one."""
-    from pathlib import Path
-
     try:
         with open(Path(root) / STATE / RUN_FILE, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, ValueError):
         return None
-    version = doc.get("hip_version") or (doc.get("summary") or {}).get("hip_version")
+    version = doc.get("hip_version") if isinstance(doc, dict) else None
     return version if isinstance(version, str) else None

@@ -97,3 +97,24 @@ def title(cause: str) -> str:
     if cause == MISSING_LIBRARY[0]:
         return MISSING_LIBRARY[2]
     return next((t for c, _, t, _ in CAUSES if c == cause), "compiler warning")
+
+
+TARGET = re.compile(r" \((?:gfx[0-9a-z]+[^()]*|project build)\): ")  # the target a finding's message names
+
+
+def first_error(findings) -> str:
+    """hipcc's own first error of a unit, as `CODE path:line: message` (the message without the cause's title)."""
+    for f in findings:
+        if f.severity.label == "error":
+            return f"{f.code} {f.span.path}:{f.span.line}: {diagnostic_text(f)}"
+    return ""
+
+
+def error_key(f) -> tuple:
+    """What makes two compile errors the same error: code, place and the compiler's text (not the target)."""
+    return (f.code, f.span.path, f.span.line, diagnostic_text(f))
+
+
+def diagnostic_text(f) -> str:
+    """What the compiler said: the finding's message without the cause title and target put before it."""
+    return f.matched or f.message.split(": ", 1)[-1]

@@ -1,0 +1,33 @@
+"""text: what a terminal shows, rich tables (coloured on a terminal); the default of every command."""
+from __future__ import annotations
+
+from migrate.formats import Context, Format
+from migrate.render.console import captured
+
+
+def migration(m, c: Context) -> str:
+    from migrate.render import text
+
+    return captured(lambda console: text.draw(m, console, c.command, show_statistics=c.statistics), c.width, c.color)
+
+
+def check(result, c: Context) -> str:
+    from migrate.check import report
+
+    return report.text(result)
+
+
+def report(r, c: Context) -> str:
+    from migrate.render import report_text
+
+    return captured(lambda console: report_text.render(r, console), c.width, c.color)
+
+
+def compare(result, c: Context) -> str:
+    from migrate.render import bench
+
+    return captured(lambda console: bench.render_compare_text(result, console), c.width, c.color)
+
+
+FORMAT = Format("text", "what a terminal shows", {"migration": migration, "check": check, "report": report,
+                                                  "compare": compare}, rank=0)

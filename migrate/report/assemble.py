@@ -1,0 +1,85 @@
+"""The report model built once from the stages' results: a `Migration` from a MigrationResult (every summary
+count, the sections, the effort estimate, the inline-assembly listing and the diffs), a `Build` from a
+BuildResult. Renderers and the state under DST/.hipmigrate/ read what this makes; nothing downstream works a fact
+out again."""
+from __future__ import annotations
+
+from collections import Counter
+
+from migrate import effort as effort_model
+from migrate.cpp import ptx
+from migrate.linediff import LineDiff
+from migrate.model import BuildResult, MigrationResult, Severity
+from migrate.report.model import AsmSite, Build, FileDiff, FileEntry, Migration, Stored, UnitRow
+from migrate.stages.report import CONVERSION, HAZARD, NOTE, UNSUPPORTED, WARNING, section
+from migrate.verify.diagnostics import error_key, first_error
+
+
+def order(s: Stored) -> tuple:
+    f = s.finding
+    return (f.span.path, f.span.line, f.span.column, f.code)
+
+
+def file_diffs(result: MigrationResult) -> dict[str, LineDiff]:
+    """The line diff of every changed file, by path, in the result's order."""
+    return {r.path: LineDiff(r.old, r.new) for r in result.files
+            if r.old is not None and r.new is not None and r.old != r.new}
+
+
+def asm_sites(findings) -> tuple[AsmSite, ...]:
+    return tuple(AsmSite(s.path, s.line, s.column, tuple(s.instructions), tuple(s.suggestions))
+                 for s in ptx.listing(findings))
+
+
+def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
+    """The findings of each section, in path, line, column and code order."""
+    out: dict[str, list[Stored]] = {CONVERSION: [], UNSUPPORTED: [], HAZARD: [], WARNING: [], NOTE: []}
+    for s in sorted(every, key=order):
+        where = section(s.finding)
+        if where is not None:
+            out[where].append(s)
+    return out
+
+
+def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
+    """The model of one migration; `with_diffs` adds each changed file's unified diff (what `run` keeps)."""
+    every = tuple(Stored(f, f.fingerprint) for f in result.findings)
+    diffs = file_diffs(result)
+    return from_findings(
+        every, source=result.source, destination=result.destination, engine=result.engine.name,
+        engine_version=result.engine.version, hip_version=result.hip_version,
+        files=tuple(FileEntry(r.path, r.status.value) for r in result.files), lines=sum(r.lines for r in result.files),
+        estimate=effort_model.estimate(result, unsafe_fixes, diffs), inline_asm=asm_sites(result.findings),
+        diffs=tuple(FileDiff(path, d.unified(path)) for path, d in diffs.items()) if with_diffs else ())
+
+
+def from_findings(every: tuple[Stored, ...], **fields) -> Migration:
+    """A Migration whose counts and sections are worked out from `every` (also what reading the state does)."""
+    split = parts(every)
+    conversions = Counter(s.finding.family or "other" for s in split[CONVERSION])
+    by_code = Counter(s.finding.code for s in every)
+    return Migration(conversions=dict(sorted(conversions.items())), by_code=dict(sorted(by_code.items())),
+                     unsupported=tuple(split[UNSUPPORTED]), hazards=tuple(split[HAZARD]),
+                     warnings=tuple(split[WARNING]), notes=tuple(split[NOTE]), every=every, **fields)
+
+
+def build(result: BuildResult) -> Build:
+    """The model of one `hipmigrate build`: a row per compile, the findings, and the units each error met."""
+    units, findings, met = [], [], {}
+    for u in result.units:
+        mine = [Stored(f, f.fingerprint) for f in u.findings]
+        findings.extend(mine)
+        for f in u.findings:
+            if f.severity is Severity.ERROR:
+                met.setdefault(error_key(f), []).append(u.path)
+        errors = sum(1 for f in u.findings if f.severity is Severity.ERROR)
+        first = first_error(u.findings) if u.status != "ok" else ""
+        units.append(UnitRow(u.path, u.target, u.status, u.seconds, errors, len(mine) - errors, first))
+    project = None
+    if result.project is not None:
+        p = result.project
+        findings.extend(Stored(f, f.fingerprint) for f in p.findings)
+        project = {"command": p.command, "status": p.status, "seconds": p.seconds, "output_tail": p.output_tail}
+    return Build(tuple(result.targets), result.hipcc, result.hip_version, tuple(units), tuple(result.skipped),
+                 project, tuple(findings), result.failed,
+                 tuple((key, tuple(dict.fromkeys(paths))) for key, paths in met.items()))

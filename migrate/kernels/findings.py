@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from migrate.kernels.hardware import amd_target
 from migrate.kernels.model import Column, Usage
+from migrate.kernels.occupancy import NO_FIT
 from migrate.model import Finding, RuleKind, Severity, Span
 
 HELP = ("`hipmigrate build --kernels` compared the kernel's resources as nvcc reports them for the original CUDA "
@@ -72,7 +73,8 @@ def check(kernel: str, path: str, line: int, block: int, block_from: str, dynami
         out.append(_finding(LDS, kernel, column.target, path, line,
                             f"a block needs {needs} bytes of shared memory (LDS), over the {target.lds_per_workgroup} "
                             "a workgroup may have: the launch fails; shrink the tile or split the work"))
-    if column.ratio is not None and column.ratio < min_ratio and column.occupancy is not None:
+    if column.ratio is not None and column.ratio < min_ratio and column.occupancy is not None \
+            and column.occupancy.limit != NO_FIT:  # PRF002 says why
         occ = column.occupancy
         out.append(_finding(OCCUPANCY, kernel, column.target, path, line,
                             f"occupancy {occ.fraction:.0%} ({occ.resident} of {occ.most} waves per CU, limited by "

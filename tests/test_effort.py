@@ -139,3 +139,41 @@ def test_scan_json_carries_the_effort(tmp_path):
 def test_run_and_diff_json_have_no_effort(tmp_path):
     code, doc = cli_json("diff", project(tmp_path), "--hip-version", "7.0")
     assert code == 1 and "effort" not in doc and "inline_asm" not in doc
+
+
+class _Overlapping:
+    """Two hazard rules whose fixes rewrite the same `32`: the first is applied, the second left out."""
+
+    feeds_other_rules = False
+
+    def __init__(self, code: str, text: str):
+        self.code, self.text = code, text
+
+    def check(self, ctx):
+        from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity
+
+        start = ctx.data.index(b"32")
+        yield Finding(self.code, RuleKind.HAZARD, Severity.WARNING, "literal 32 as the warp size",
+                      ctx.span(start, start + 2), Fix("Use warpSize", (Edit(start, start + 2, self.text),),
+                                                      Applicability.SAFE))
+
+
+def test_an_overlapped_fix_is_to_review_in_the_effort_and_the_report_alike():
+    """The report read the fix policy alone and called the overlapped fix fixed, while the effort parsed INP007's
+    message and counted it to review; both now read the outcome the fixing step recorded."""
+    from migrate.cpp.context import CppContext
+    from migrate.fixing import run_rules
+    from migrate.model import EngineInfo, FileResult, FileStatus, MigrationResult, Outcome
+    from migrate.packs import default_packs
+    from migrate.report import assemble
+
+    data = b"__global__ void k(int* o) { o[0] = threadIdx.x % 32; }\n"
+    ctx = CppContext("k.cu", data, Options(), default_packs(), "6.2")
+    done = run_rules(ctx, [_Overlapping("HAZ001", "warpSize"), _Overlapping("HAZ901", "64")])
+    assert done.data == data.replace(b"32", b"warpSize")
+    outcomes = [(f.code, f.fix.outcome, f.fix.overlaps) for f in done.findings if f.fix is not None]
+    assert outcomes == [("HAZ001", Outcome.APPLIED, ""), ("HAZ901", Outcome.OVERLAPPED, "HAZ001")]
+    r = FileResult("k.cu", FileStatus.MIGRATED, done.findings, data, done.data, 1)
+    m = assemble.migration(MigrationResult("/src", None, EngineInfo("builtin", "0"), "6.2", (r,)))
+    assert [(s.finding.code, m.fixed(s)) for s in m.hazards] == [("HAZ001", True), ("HAZ901", False)]
+    assert (m.effort_total.hazards_fixed, m.effort_total.hazards_to_review) == (1, 1)

@@ -1,0 +1,100 @@
+"""The format table (migrate/formats): every command that prints picks its renderer there, a format added in one
+file is offered by every command whose view it renders, and the back end imports one way (stages -> report ->
+render -> formats -> commands)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from migrate import formats
+from tests.helpers import cli, write_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = ("#include <cuda_runtime.h>\n__global__ void k(int* o) { o[0] = threadIdx.x % 32; }\n"
+          "void f(float* p) { cudaMalloc(&p, 4); }\n")
+
+
+def test_each_command_offers_the_formats_that_render_its_view():
+    assert formats.names("migration") == ("text", "json")
+    assert formats.names("report") == ("text", "html", "md", "json", "sarif")
+    assert formats.names("check") == ("text", "json", "sarif", "github", "rdjson")
+    assert formats.names("compare") == ("text", "json")
+
+
+# --- a format in one file: what a plug-in writes -------------------------------------------------------------
+
+def _places(findings) -> str:
+    return "".join(f"{f.span.path}:{f.span.line} {f.code}\n" for f in findings)
+
+
+def _migration(m, context: formats.Context) -> str:
+    return f"{context.command}\n" + _places(s.finding for s in m.every)
+
+
+def _check(result, context: formats.Context) -> str:
+    return _places(result.findings)
+
+
+def _report(report, context: formats.Context) -> str:
+    return _places(s.finding for s in report.findings)
+
+
+LINES = formats.Format("lines", "path:line CODE, one a line", {"migration": _migration, "check": _check,
+                                                              "report": _report}, rank=90)
+
+
+@pytest.fixture
+def lines_format():
+    formats.register(LINES)
+    yield
+    del formats.table()["lines"]
+
+
+def test_a_registered_format_is_offered_by_every_command_of_its_views(tmp_path, lines_format, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
+    found = "k.cu:1 CPP001\nk.cu:2 HAZ001\nk.cu:3 MAP001\n"
+    scan = cli("scan", src, "--hip-version", "6.2", "--output-format", "lines")
+    assert (scan.exit_code, scan.stdout) == (0, "scan\n" + found)
+    run = cli("run", src, "--out", tmp_path / "dst", "--hip-version", "6.2", "--output-format", "lines")
+    assert (run.exit_code, run.stdout) == (0, "run\n" + found)
+    check = cli("check", "src", "--hip-version", "6.2", "--no-cache", "--output-format", "lines")
+    assert (check.exit_code, check.stdout) == (1, found.replace("k.cu", "src/k.cu"))
+    report = cli("report", tmp_path / "dst", "--output-format", "lines")
+    assert (report.exit_code, report.stdout) == (0, "k.cu:2 HAZ001\n")  # the report lists no plain conversions
+    assert "lines" in cli("report", "--help").stdout
+
+
+def test_a_format_without_the_view_is_refused_by_that_command(tmp_path):
+    src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
+    result = cli("scan", src, "--output-format", "html")
+    assert result.exit_code == 2 and "'html' is not one of 'text', 'json'" in result.stderr
+
+
+# --- one way through the back end --------------------------------------------------------------------------------
+
+LAYERS = ("stages", "report", "render", "formats", "commands")  # each may import those before it, never after
+
+
+def _imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+def test_the_back_end_imports_one_way():
+    upward = []
+    for i, layer in enumerate(LAYERS):
+        for path in sorted((ROOT / "migrate" / layer).glob("*.py")):
+            for name in _imports(path):
+                parts = name.split(".")
+                if parts[0] == "migrate" and len(parts) > 1 and parts[1] in LAYERS[i + 1:]:
+                    upward.append(f"migrate/{layer}/{path.name} imports {name}")
+    assert upward == []

@@ -196,3 +196,17 @@ def test_a_line_that_is_only_a_backslash_does_not_shift_the_edits_after_it(tmp_p
     _, result = api.analyse(tmp_path, Options(hip_version="6.4"))
     assert result.files[0].new.decode().splitlines()[2] == '_cudart = ctypes.CDLL("libamdhip64.so")'
     assert result.files[0].new.decode().splitlines()[12] == '    fn = getattr(_cudart, "hipDeviceSynchronize")'
+
+
+def test_a_form_feed_does_not_shift_the_edits_after_it(tmp_path):
+    """libcst leaves a form feed (indentation whitespace to Python) out of the byte positions after it: the autocast
+    fix on the same line landed a byte early (ctx =torch.ampe.autocast"cuda", (...)); found by benchmarks/fuzz.py."""
+    from migrate import api
+    from migrate.options import Options
+
+    (tmp_path / "train.py").write_text("import torch\n\n\fctx = torch.cuda.amp.autocast(dtype=torch.float16)\n"
+                                       "ctx = torch.cuda.amp.autocast(dtype=torch.float16)\n")
+    _, result = api.analyse(tmp_path, Options(hip_version="6.4"))
+    assert result.files[0].new.decode().split("\n")[2:] == [
+        '\fctx = torch.amp.autocast("cuda", dtype=torch.float16)',
+        'ctx = torch.amp.autocast("cuda", dtype=torch.float16)', '']

@@ -67,9 +67,10 @@ class PythonContext(FileContext):
 
     @cached_property
     def _bare_continuations(self) -> bool:
-        """A line that is only a backslash (a continuation at column 0): libcst (1.0 to 1.9) leaves its bytes out of
-        the byte positions of everything after it, which would then land that many bytes early."""
-        return BARE_CONTINUATION.search(self.data) is not None
+        """A line that is only a backslash (a continuation at column 0), or a form feed (which Python reads as
+        indentation whitespace): libcst (1.0 to 1.9) leaves their bytes out of the byte positions of everything after
+        them, which would then land that many bytes early."""
+        return b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None
 
     def _realigned(self, node: cst.CSTNode, start: int, end: int) -> tuple[int, int]:
         """[start, end) moved to where the node's own text really is, at or after libcst's position."""

@@ -69,6 +69,9 @@ class MissingHipRuntimeInclude(CppRule):
                 fixed="#ifndef H_\n#define H_\n#include <hip/hip_runtime.h>\n#if !defined(__HIPCC__)\n#include <math.h>\n"
                       "#endif\n__device__ float twice(float x) { return 2.0f * x; }\n#endif\n"),
         Valid("#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
+        # no device code yet, but CPP023 writes some in place of reduce.h: the runtime goes first at once
+        Invalid("#include <cooperative_groups/reduce.h>\n",
+                fixed="#include <hip/hip_runtime.h>\n#include <cooperative_groups/reduce.h>\n"),
         # a // comment continued by a backslash: the include goes after the line that ends it, not inside it
         Invalid("// text \\\n   still the comment\n__global__ void k() {}\n",
                 fixed="// text \\\n   still the comment\n#include <hip/hip_runtime.h>\n__global__ void k() {}\n"),
@@ -88,7 +91,7 @@ class MissingHipRuntimeInclude(CppRule):
                 yield self.finding(ctx, at, at, f"<{early[1]}> needs the HIP runtime included before it",
                                    edits=[Edit(at, at, line)], title="Include <hip/hip_runtime.h> before it")
             return
-        if not needs_runtime(ctx):
+        if not needs_runtime(ctx) and not any(name in RUNTIME_FIRST for _, name in order):
             return
         # before the first include that is always compiled (not one inside an #if after the guard), else after the guard
         after_guard = GUARD.match(ctx.data).end()

@@ -15,7 +15,8 @@ from migrate.report import assemble
 from migrate.report import state as report_state
 from migrate.report.model import Migration
 from migrate.stages import rewrite, scan, verify, write
-from migrate.stages.scan import Inventory, UsageError
+from migrate.errors import UsageError
+from migrate.stages.scan import Inventory
 from migrate import targets as amd_targets
 from migrate import toolchain
 from migrate.toolchain import installed_hip_version

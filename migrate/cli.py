@@ -15,16 +15,14 @@ import click
 from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from migrate import __version__, api, formats, internal
+from migrate import __version__, api, errors, formats
 from migrate.commands import guard
 from migrate.commands.output import emit, output_format
-from migrate.cpp.hipify_perl import EngineError
 from migrate.options import Options
-from migrate.packs import PackError
 from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.stages import write
-from migrate.stages.scan import UsageError
+from migrate.errors import UsageError
 
 err = new_console(stderr=True)
 
@@ -93,7 +91,7 @@ def progress_factory(kw: dict):
     return factory
 
 
-guarded = guard.guarded(UsageError, PackError, EngineError)
+guarded = guard.guarded
 
 
 def finish(result, model, command: str, fmt: str, to_stderr: bool = False, statistics: bool = False) -> None:
@@ -104,9 +102,7 @@ def finish(result, model, command: str, fmt: str, to_stderr: bool = False, stati
 
 def exit_status(result) -> int:
     """2 when a file met an internal error (INP008), 1 when some input needs attention, else 0."""
-    if internal.failed(result.findings):
-        return 2
-    return 1 if result.problems else 0
+    return errors.exit_status(result.findings, bool(result.problems))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

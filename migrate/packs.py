@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from migrate.errors import UsageError
+
 KINDS = {"function", "type", "enum", "macro", "namespace"}
 VERSION = re.compile(r"^\d+\.\d+$")
 IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -21,7 +23,7 @@ HEADER_KEYS = {"hip": str, "since": str, "older": str}
 PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str, "inspected": list}
 
 
-class PackError(Exception):
+class PackError(UsageError):
     """A mapping pack that does not follow docs/packs.md."""
 
 

@@ -345,7 +345,7 @@ def test_checks_are_injectable():
 
 
 def test_api_rejects_a_target_that_is_not_amd():
-    from migrate.stages.scan import UsageError
+    from migrate.errors import UsageError
 
     with pytest.raises(UsageError, match="sm_80"):
         api.doctor(("sm_80",), amd_machine())

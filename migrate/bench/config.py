@@ -8,6 +8,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate.errors import UsageError
+
 CONFIG_FILES = ("hipmigrate.toml", "pyproject.toml")
 DEFAULTS = {"repetitions": 5, "warmups": 1, "timeout": 600.0, "build-timeout": 1800.0}
 TOP_KEYS = {"build", "build-timeout", "repetitions", "warmups", "timeout", "env", "benchmark"}
@@ -16,7 +18,7 @@ BENCH_KEYS = {"name", "command", "cwd", "repetitions", "warmups", "timeout", "re
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*")
 
 
-class BenchError(Exception):
+class BenchError(UsageError):
     """A usage or configuration error: no declarations, a bad key, an unreadable results file (exit status 2)."""
 
 

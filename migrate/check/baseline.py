@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from migrate.model import Finding
-from migrate.stages.scan import UsageError
+from migrate.errors import UsageError
 from migrate.files import atomic_write
 
 VERSION = 1

@@ -24,7 +24,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from migrate.stages.scan import UsageError
+from migrate.errors import UsageError
 
 KEYS: dict[str, type | tuple[type, ...]] = {
     "select": list, "ignore": list, "min-severity": str, "baseline": str, "exclude": list, "hip-version": str,

@@ -21,7 +21,7 @@ def parse_severity(label: str) -> Severity:
     try:
         return SEVERITIES[label.lower()]
     except KeyError:
-        from migrate.stages.scan import UsageError
+        from migrate.errors import UsageError
 
         raise UsageError(f"min-severity {label!r}: choose one of {', '.join(SEVERITIES)}") from None
 

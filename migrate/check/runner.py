@@ -22,7 +22,8 @@ from migrate import internal
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options
 from migrate.stages import scan
-from migrate.stages.scan import RULE_KINDS, SourceFile, UsageError
+from migrate.errors import UsageError
+from migrate.stages.scan import RULE_KINDS, SourceFile
 
 CHECKED_KINDS = ("cpp", *RULE_KINDS)
 CODE_PREFIX = re.compile(r"(ALL|(MAP|CPP|HAZ|PY|BLD|INP|ENG|CHK)\d{0,3})")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from migrate.stages.scan import UsageError
+from migrate.errors import UsageError
 
 
 def _normalise(entries: Iterable[str]) -> tuple[str, ...]:

@@ -13,17 +13,15 @@ import click
 
 from migrate.check import baseline as baseline_file
 from migrate.check import config as project_config
-from migrate import internal
+from migrate import errors
 from migrate.commands import guard
 from migrate.commands.output import emit, output_format
 from migrate.check.runner import Settings, check as run_check
-from migrate.packs import PackError
-from migrate.stages.scan import UsageError
 
 SUGGEST_FORMATS = ("patch", "github", "rdjson")
 
 
-_guarded = guard.guarded(UsageError, PackError)
+_guarded = guard.guarded
 
 
 def _shared(f):
@@ -83,7 +81,7 @@ def check(paths, output_format: str, output: Path | None, write_baseline: Path |
         click.echo(f"hipmigrate check: {len(result.findings)} finding(s) recorded in {write_baseline}", err=True)
         sys.exit(0)
     emit("check", output_format, result, output=output)
-    sys.exit(2 if internal.failed(result.notes) else 1 if result.failed else 0)
+    sys.exit(errors.exit_status(result.notes, result.failed))
 
 
 @click.command()

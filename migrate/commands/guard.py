@@ -1,7 +1,7 @@
 """What every command does with errors and interrupts: a message on stderr and the exit status the README lists.
 
-2: a usage error (bad arguments, a bad tree, a broken pack, a missing engine), or an internal error (a bug in
-hipmigrate: its traceback, then one line naming where it was raised). 128 + N: interrupted by signal N (130 SIGINT,
+2: a usage error (migrate.errors.UsageError: bad arguments, a bad tree, a broken pack, a missing engine), or an
+internal error (a bug in hipmigrate: its traceback, then one line naming where it was raised). 128 + N: interrupted by signal N (130 SIGINT,
 143 SIGTERM), with what was left behind.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ import traceback
 import click
 
 from migrate import internal
+from migrate.errors import INTERNAL, UsageError
 from migrate.interrupt import Interrupted, as_exception
 
 
@@ -20,26 +21,28 @@ def _say(text: str) -> None:
     click.echo(f"hipmigrate: {text}", err=True)
 
 
-def guarded(*usage_errors: type[BaseException]):
-    """A command's body run with SIGINT/SIGTERM as Interrupted, each of `usage_errors` mapped to exit status 2 with
-    its message, and any other exception reported as an internal error (exit status 2)."""
-    def wrap(fn):
-        @functools.wraps(fn)
-        def wrapper(*args, **kw):
-            with as_exception():
-                try:
-                    return fn(*args, **kw)
-                except usage_errors as exc:
-                    _say(f"error: {exc}")
-                    sys.exit(2)
-                except Interrupted as exc:
-                    notes = exc.notes or ["nothing was written"]
-                    _say(f"interrupted by {exc.name}: " + "; ".join(notes))
-                    sys.exit(exc.status)
-                except Exception as exc:  # a bug: say where, exit 2
-                    traceback.print_exc(file=sys.stderr)
-                    _say(f"internal error: {internal.summary(exc)} (at {internal.where(exc)}); please report it with "
-                         "the command line")
-                    sys.exit(2)
-        return wrapper
-    return wrap
+def guarded(fn):
+    """The one guard of every command: its body run with SIGINT/SIGTERM as Interrupted, a UsageError (any of
+    migrate.errors' kinds: a broken pack, a missing engine, a bad benchmark file are UsageErrors too) mapped to its
+    exit status with its message, and any other exception reported as an internal error (exit status 2)."""
+    if isinstance(fn, type):  # the old form guarded(ErrorClass, ...): every such class is a UsageError now
+        return guarded
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        with as_exception():
+            try:
+                return fn(*args, **kw)
+            except UsageError as exc:
+                _say(f"error: {exc}")
+                sys.exit(exc.status)
+            except Interrupted as exc:
+                notes = exc.notes or ["nothing was written"]
+                _say(f"interrupted by {exc.name}: " + "; ".join(notes))
+                sys.exit(exc.status)
+            except Exception as exc:  # a bug: say where
+                traceback.print_exc(file=sys.stderr)
+                _say(f"internal error: {internal.summary(exc)} (at {internal.where(exc)}); please report it with "
+                     "the command line")
+                sys.exit(INTERNAL)
+    return wrapper

@@ -13,10 +13,8 @@ from migrate.render.console import new_console
 
 from migrate import api
 from migrate.bench import stats
-from migrate.bench.config import BenchError
 from migrate.commands import guard
 from migrate.commands.output import emit, output_format
-from migrate.errors import UsageError
 
 err = new_console(stderr=True)
 
@@ -31,7 +29,7 @@ err = new_console(stderr=True)
               help="Add the comparison of two results files of `hipmigrate bench`.")
 @click.option("--threshold", type=float, default=stats.THRESHOLD, show_default=True,
               help="Relative change that counts in the comparison (as for `hipmigrate compare`).")
-@guard.guarded(UsageError, BenchError)
+@guard.guarded
 def report(dst: Path, output_format: str, output: Path | None, bench: tuple[Path, Path] | None,
            threshold: float) -> None:
     """Report on the migrated tree DST: the migration, its build and its benchmarks, from what `run`, `build`

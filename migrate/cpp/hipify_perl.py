@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate.errors import UsageError
 from migrate.model import Finding, RuleKind, Severity, Span
 from migrate.toolchain import TOOLCHAIN
 
@@ -22,7 +23,7 @@ RUNTIME_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](?:hip/hip|cuda)_
 DOUBLE_SYMBOL = re.compile(rb"HIP_SYMBOL\([ \t]*(HIP_SYMBOL[ \t]*\()")
 
 
-class EngineError(Exception):
+class EngineError(UsageError):
     """The external engine is missing or failed."""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pathspec
 
 from migrate.cpp import project_names
-from migrate.errors import UsageError  # noqa: F401  (re-exported: the stages raise it)
+from migrate.errors import UsageError
 from migrate.options import Options
 
 CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",

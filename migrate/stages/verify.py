@@ -19,7 +19,7 @@ from migrate.verify import diagnostics
 from migrate.verify.linemap import LineMap
 from migrate.model import BuildResult, CommandResult, Finding, RuleKind, Severity, Span, UnitResult
 from migrate.packs import default_packs, version_tuple
-from migrate.stages.scan import UsageError
+from migrate.errors import UsageError
 
 UNIT_SUFFIXES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c"}
 HIP_CODE = re.compile(rb"hip/hip_runtime|__global__|__device__|\bhip[A-Z]\w*\s*\(|hipLaunchKernelGGL|<<<")

@@ -23,7 +23,8 @@ from typing import BinaryIO
 from migrate.files import atomic_copy, atomic_write, new_folder_mode
 from migrate.interrupt import Interrupted
 from migrate.model import FileResult, FileStatus, MigrationResult
-from migrate.stages.scan import Inventory, UsageError, copied_link
+from migrate.errors import UsageError
+from migrate.stages.scan import Inventory, copied_link
 
 JOURNAL = "hipmigrate-in-place.json"  # in the repository's git folder: the files an --in-place run replaces
 

@@ -62,8 +62,9 @@ expect = "^PASSED$"
     assert f"results: {files[0]}" in result.stdout
     assert rows(result.stdout) == [["emit", "3/3", "4.5", "1", "ms", "ok"]]
     doc = json.loads(files[0].read_text())
-    assert (doc["format"], doc["version"]) == ("hipmigrate-bench", 1)
+    assert (doc["format"], doc["version"]) == ("hipmigrate-bench", 2)
     b = doc["benchmarks"][0]
+    assert (b["profile"], b["kernels"]) == (None, [])  # no --kernels
     assert b["values"] == [3.5, 4.5, 5.5]  # the two warm-ups (1.5, 2.5) are run and recorded, not counted
     assert [(r["index"], r["warmup"], r["status"], r["value"]) for r in b["runs"]] == [
         (0, True, "ok", 1.5), (1, True, "ok", 2.5), (2, False, "ok", 3.5), (3, False, "ok", 4.5), (4, False, "ok", 5.5)]
@@ -332,7 +333,7 @@ def test_load_rejects_foreign_and_newer_files(tmp_path):
     (tmp_path / "c.json").write_text("not json")
     with pytest.raises(BenchError, match="not a results file of `hipmigrate bench`"):
         results.load(tmp_path / "a.json")
-    with pytest.raises(BenchError, match="results format version 99; this hipmigrate reads version 1"):
+    with pytest.raises(BenchError, match="results format version 99; this hipmigrate reads versions 1 and 2"):
         results.load(tmp_path / "b.json")
     with pytest.raises(BenchError, match="not JSON"):
         results.load(tmp_path / "c.json")

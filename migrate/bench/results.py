@@ -1,5 +1,8 @@
 """The results file of `hipmigrate bench`: one JSON document, versioned (FORMAT, VERSION), documented in
-docs/bench.md. `compare` and the report read it back with `load`, which checks what it relies on."""
+docs/bench.md. `compare` and the report read it back with `load`, which checks what it relies on.
+
+Version 2 adds to each benchmark the runs made under a profiler (`profile`, with `bench --kernels`) and the
+`kernels` they measured; a version-1 file loads as one without them."""
 from __future__ import annotations
 
 import json
@@ -7,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.bench.config import BenchError
+from migrate.bench.kernels import Kernel
 from migrate.bench.runner import Run, Status
 
 FORMAT = "hipmigrate-bench"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # the versions load() reads
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,24 @@ class BuildRecord:
 
 
 @dataclass(frozen=True)
+class ProfileRecord:
+    """The runs of one benchmark made under a profiler (`bench --kernels`)."""
+    tool: str  # "ncu" or "rocprofv3"
+    path: str
+    version: str | None
+    argv: list[str]  # what each run started; the run's own output path reads "<profile>"
+    runs: tuple[Run, ...]
+
+    @property
+    def runs_ok(self) -> int:
+        return sum(1 for r in self.runs if r.status == Status.OK)
+
+    def as_dict(self) -> dict:
+        return {"tool": self.tool, "path": self.path, "version": self.version, "argv": self.argv,
+                "runs": [r.as_dict() for r in self.runs]}
+
+
+@dataclass(frozen=True)
 class BenchmarkResult:
     name: str
     project: str
@@ -42,6 +65,11 @@ class BenchmarkResult:
     expect: str | None
     runs: tuple[Run, ...]
     skipped: str | None = None  # why no run was made (the project's build failed)
+    profile: ProfileRecord | None = None  # with --kernels
+    kernels: tuple[Kernel, ...] = ()  # what the profiled runs that succeeded measured
+
+    def kernel(self, key: str) -> Kernel | None:
+        return next((k for k in self.kernels if k.key == key), None)
 
     @property
     def values(self) -> list[float]:
@@ -53,7 +81,7 @@ class BenchmarkResult:
         """ok: every run succeeded; partial: some did; failed: no measured run did; skipped: none was made."""
         if self.skipped is not None:
             return "skipped"
-        bad = [r for r in self.runs if r.status != Status.OK]
+        bad = [r for r in self.runs + (self.profile.runs if self.profile else ()) if r.status != Status.OK]
         if not bad:
             return "ok"
         return "partial" if self.values else "failed"
@@ -62,7 +90,9 @@ class BenchmarkResult:
         return {"name": self.name, "project": self.project, "command": self.command, "argv": self.argv,
                 "cwd": self.cwd, "repetitions": self.repetitions, "warmups": self.warmups, "timeout": self.timeout,
                 "figure": self.figure, "expect": self.expect, "status": self.status, "skipped": self.skipped,
-                "values": self.values, "runs": [r.as_dict() for r in self.runs]}
+                "values": self.values, "runs": [r.as_dict() for r in self.runs],
+                "profile": None if self.profile is None else self.profile.as_dict(),
+                "kernels": [k.as_dict() for k in self.kernels]}
 
 
 @dataclass(frozen=True)
@@ -100,8 +130,9 @@ def load(path: Path) -> Results:
         raise BenchError(f"{path}: not JSON: {exc}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BenchError(f"{path}: not a results file of `hipmigrate bench` (no \"format\": \"{FORMAT}\")")
-    if doc.get("version") != VERSION:
-        raise BenchError(f"{path}: results format version {doc.get('version')!r}; this hipmigrate reads version {VERSION}")
+    if doc.get("version") not in READS:
+        raise BenchError(f"{path}: results format version {doc.get('version')!r}; this hipmigrate reads versions "
+                         f"{' and '.join(map(str, READS))}")
     try:
         return Results(
             created=doc["created"], hipmigrate=doc["hipmigrate"], launcher=doc.get("launcher"),
@@ -111,12 +142,21 @@ def load(path: Path) -> Results:
             benchmarks=tuple(BenchmarkResult(
                 name=b["name"], project=b["project"], command=b["command"], argv=list(b["argv"]), cwd=b["cwd"],
                 repetitions=b["repetitions"], warmups=b["warmups"], timeout=b["timeout"], figure=dict(b["figure"]),
-                expect=b.get("expect"), skipped=b.get("skipped"),
-                runs=tuple(Run(r["index"], r["warmup"], r["status"], r["exit_code"], r["seconds"], r["value"],
-                               r["message"], r["output_tail"]) for r in b["runs"]))
+                expect=b.get("expect"), skipped=b.get("skipped"), runs=_runs(b["runs"]),
+                profile=_profile(b.get("profile")), kernels=tuple(Kernel.from_dict(k) for k in b.get("kernels", ())))
                 for b in doc["benchmarks"]))
     except (KeyError, TypeError) as exc:
         raise BenchError(f"{path}: a results file missing the field {exc}") from None
+
+
+def _runs(runs: list[dict]) -> tuple[Run, ...]:
+    return tuple(Run(r["index"], r["warmup"], r["status"], r["exit_code"], r["seconds"], r["value"], r["message"],
+                     r["output_tail"]) for r in runs)
+
+
+def _profile(p: dict | None) -> ProfileRecord | None:
+    return None if p is None else ProfileRecord(p["tool"], p["path"], p.get("version"), list(p["argv"]),
+                                                _runs(p["runs"]))
 
 
 def save(results: Results, path: Path) -> None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from migrate.bench import results, stats
+from migrate.bench import profile, results, stats
 from migrate.bench.config import BenchError
 from migrate.commands import guard
 from migrate.render import bench as render
@@ -77,10 +77,18 @@ def command_line() -> str:
 @click.option("--no-build", is_flag=True, help="Do not run the projects' declared build commands.")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--no-progress", is_flag=True, help="No progress display.")
+@click.option("--kernels", is_flag=True,
+              help="Also time every kernel: more runs under Nsight Compute (NVIDIA) or rocprofv3 (ROCm).")
+@click.option("--profiler", type=click.Choice(profile.CHOICES), default="auto", show_default=True,
+              help="The profiler of --kernels (auto: ncu where nvidia-smi is found, else rocprofv3).")
+@click.option("--kernel-runs", type=click.IntRange(1), default=None,
+              help="Profiled runs per benchmark with --kernels (default: its repetitions).")
+@click.option("--profile-dir", type=click.Path(path_type=Path), default=None,
+              help="Keep the profiler's raw output of each profiled run here (<benchmark>-<run>.csv).")
 @usage_errors
 def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None, only: tuple[str, ...],
           repetitions: int | None, warmups: int | None, timeout: float | None, no_build: bool, output_format: str,
-          no_progress: bool) -> None:
+          no_progress: bool, kernels: bool, profiler: str, kernel_runs: int | None, profile_dir: Path | None) -> None:
     """Run the benchmarks declared in PROJECT's hipmigrate.toml or pyproject.toml (default: the current folder)
     and record every run, with this machine's fingerprint, in a JSON results file."""
     projects = projects or (Path("."),)
@@ -89,12 +97,16 @@ def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None,
     if launcher is not None and not shlex.split(launcher):
         raise BenchError("--launcher: give a command prefix, such as 'srun -p mi300x --gpus=1'")
     configs = stage.load_configs(list(projects), only, repetitions, warmups, timeout)
+    if not kernels and (kernel_runs is not None or profile_dir is not None or profiler != "auto"):
+        raise BenchError("--profiler, --kernel-runs and --profile-dir go with --kernels")
+    chosen = profile.find(profiler) if kernels else None
     callback, bar = progress_callback(not no_progress and output_format == "text")
     if bar is not None:
         bar.start()
     try:
         result = stage.bench(configs, launcher=launcher, build=not no_build, progress=callback,
-                             command_line=command_line())
+                             command_line=command_line(), profiler=chosen, kernel_runs=kernel_runs,
+                             profile_dir=profile_dir)
     finally:
         if bar is not None:
             bar.stop()

@@ -69,6 +69,27 @@ def compare_dict(result) -> dict:
                         "verdict": c.verdict.value, "regression": c.regression} for c in result.comparisons],
         "only_base": list(result.only_base), "only_candidate": list(result.only_candidate),
         "regressions": len(result.regressions),
+        **(kernels_dict(result.kernels) if result.kernels else {}),
+    }
+
+
+def kernels_dict(sets) -> dict:
+    """The per-kernel part of compare's JSON (present when both files have profiled runs of a benchmark)."""
+    def side(s: Summary, per_run: float) -> dict:
+        return {**s.as_dict(), "launches_per_run": per_run}
+
+    return {
+        "kernels": [{"benchmark": k.benchmark, "key": k.key, "base_name": k.base_name,
+                     "candidate_name": k.candidate_name, "unit": k.comparison.unit,
+                     "base": side(k.comparison.base, k.base_launches_per_run),
+                     "candidate": side(k.comparison.candidate, k.candidate_launches_per_run),
+                     "ratio": None if k.comparison.ratio is None else k.comparison.ratio.value,
+                     "ci_low": None if k.comparison.ratio is None else k.comparison.ratio.low,
+                     "ci_high": None if k.comparison.ratio is None else k.comparison.ratio.high,
+                     "verdict": k.verdict.value, "base_share": k.base_share, "change_us": k.change_us}
+                    for ks in sets for k in ks.comparisons],
+        "kernels_only_base": {ks.benchmark: list(ks.only_base) for ks in sets if ks.only_base},
+        "kernels_only_candidate": {ks.benchmark: list(ks.only_candidate) for ks in sets if ks.only_candidate},
     }
 
 
@@ -82,6 +103,18 @@ def render_compare_text(result, console: Console) -> None:
                   f"seed {result.seed})", highlight=False)
     console.print(f"base:      {machine(result.base_fingerprint)}", markup=False, highlight=False)
     console.print(f"candidate: {machine(result.candidate_fingerprint)}", markup=False, highlight=False)
+    render_compare_table(result, console)
+    if result.kernels:
+        render_kernels_text(result, console)
+    regressions = result.regressions
+    if regressions:
+        console.print(f"[red]{len(regressions)} regression(s) beyond the threshold[/]: "
+                      + ", ".join(f"{c.name} ({c.verdict.value})" for c in regressions), highlight=False)
+    else:
+        console.print("no regression beyond the threshold", highlight=False)
+
+
+def render_compare_table(result, console: Console) -> None:
     table = Table(title_justify="left")
     for column in ("benchmark", "unit", "base median", "base IQR", "n", "cand median", "cand IQR", "n",
                    "ratio", f"{result.confidence:.0%} CI", "verdict"):
@@ -98,12 +131,39 @@ def render_compare_text(result, console: Console) -> None:
         console.print(f"only in base: {', '.join(result.only_base)}", markup=False, highlight=False)
     if result.only_candidate:
         console.print(f"only in candidate: {', '.join(result.only_candidate)}", markup=False, highlight=False)
-    regressions = result.regressions
-    if regressions:
-        console.print(f"[red]{len(regressions)} regression(s) beyond the threshold[/]: "
-                      + ", ".join(f"{c.name} ({c.verdict.value})" for c in regressions), highlight=False)
-    else:
-        console.print("no regression beyond the threshold", highlight=False)
+
+
+def render_kernels_text(result, console: Console) -> None:
+    """Per kernel: medians of the launch durations, the ratio and its interval, the verdict, the kernel's share
+    of the base's kernel time and the time it adds per run; then the kernels found on one side only and the
+    slower kernels, the largest change first."""
+    table = Table(title="kernels (duration per launch)", title_justify="left")
+    for column in ("benchmark", "kernel", "unit", "base median", "n", "cand median", "n", "ratio",
+                   f"{result.confidence:.0%} CI", "verdict", "base share", "change/run"):
+        table.add_column(column, justify="left" if column in ("benchmark", "kernel", "unit", "verdict") else "right",
+                         overflow="fold")
+    slower = []
+    for ks in result.kernels:
+        for k in ks.comparisons:
+            c, r, style = k.comparison, k.comparison.ratio, STYLE[k.verdict]
+            table.add_row(k.benchmark, k.key, c.unit, number(c.base.median), str(c.base.n), number(c.candidate.median),
+                          str(c.candidate.n), "-" if r is None else f"{r.value:.3f}",
+                          "-" if r is None else f"{r.low:.3f}-{r.high:.3f}",
+                          f"[{style}]{k.verdict.value}[/]" if style else k.verdict.value,
+                          "-" if k.base_share is None else f"{k.base_share:.1%}",
+                          "-" if k.change_us is None else f"{k.change_us:+.4g} us")
+            if k.verdict == Verdict.SLOWER:
+                slower.append(k)
+    console.print(table)
+    for ks in result.kernels:
+        for side, keys in (("base", ks.only_base), ("candidate", ks.only_candidate)):
+            if keys:
+                console.print(f"{ks.benchmark}: kernels only in {side}: {', '.join(keys)}", markup=False,
+                              highlight=False)
+    if slower:
+        slower.sort(key=lambda k: -(k.change_us or 0))
+        console.print("slower kernels: " + ", ".join(f"{k.benchmark}/{k.key} ({k.change_us:+.4g} us per run)"
+                                                     for k in slower), markup=False, highlight=False)
 
 
 def _n(n: int, failed: int) -> str:

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Callable
 
 from migrate import __version__
-from migrate.bench import config, fingerprint, results, runner, stats
+from migrate.bench import config, fingerprint, kernel_compare, kernels, profile, results, runner, stats
 from migrate.bench.config import BenchConfig, BenchError, Benchmark
-from migrate.bench.results import BenchmarkResult, BuildRecord, Results
+from migrate.bench.profile import Profiler
+from migrate.bench.results import BenchmarkResult, BuildRecord, ProfileRecord, Results
 from migrate.bench.runner import Run, Status
 
 STATE = ".hipmigrate"  # the state folder of the output tree (migrate/stages/verify.py: STATE)
@@ -50,9 +51,12 @@ def _override(b: Benchmark, repetitions: int | None, warmups: int | None, timeou
 
 
 def bench(configs: list[BenchConfig], *, launcher: str | None = None, build: bool = True, command_line: str = "",
-          progress: Progress | None = None) -> Results:
-    """Run every declared benchmark: warm-ups, then the measured repetitions. A failed build skips its project's
-    benchmarks (recorded, with the reason); a failed or timed-out run is recorded with its status."""
+          progress: Progress | None = None, profiler: Profiler | None = None, kernel_runs: int | None = None,
+          profile_dir: Path | None = None) -> Results:
+    """Run every declared benchmark: warm-ups, then the measured repetitions, then with a `profiler` its profiled
+    runs (`kernel_runs`, default the repetitions), whose launches become the benchmark's kernels; the profiler's
+    raw output of each is kept under `profile_dir` when given. A failed build skips its project's benchmarks
+    (recorded, with the reason); a failed or timed-out run is recorded with its status."""
     created = datetime.now(timezone.utc).isoformat(timespec="seconds")
     machine = fingerprint.of_this_machine(configs[0].project if configs else Path.cwd(), command_line)
     builds, done = [], []
@@ -65,7 +69,7 @@ def bench(configs: list[BenchConfig], *, launcher: str | None = None, build: boo
             if record.status != "ok":
                 skipped = f"the project's build {record.status}"
         for b in c.benchmarks:
-            done.append(_benchmark(c, b, launcher, skipped, progress))
+            done.append(_benchmark(c, b, launcher, skipped, progress, profiler, kernel_runs, profile_dir))
     return Results(created=created, hipmigrate=__version__, launcher=launcher, fingerprint=machine.as_dict(),
                    builds=tuple(builds), benchmarks=tuple(done))
 
@@ -78,24 +82,50 @@ def _build(c: BenchConfig, env: dict[str, str]) -> BuildRecord:
                        o.seconds, tail[-2000:])
 
 
-def _benchmark(c: BenchConfig, b: Benchmark, launcher: str | None, skipped: str | None,
-               progress: Progress | None) -> BenchmarkResult:
+def _benchmark(c: BenchConfig, b: Benchmark, launcher: str | None, skipped: str | None, progress: Progress | None,
+               profiler: Profiler | None = None, kernel_runs: int | None = None,
+               profile_dir: Path | None = None) -> BenchmarkResult:
     args = runner.argv(b.command, launcher)
-    total = b.warmups + b.repetitions
+    profiled = 0 if profiler is None else (b.repetitions if kernel_runs is None else kernel_runs)
+    total = b.warmups + b.repetitions + profiled
     runs: list[Run] = []
+    record, found = None, ()
     if skipped is None:
         env = dict(os.environ, **dict(b.env))
         if progress:
             progress(b.name, 0, total, None)
-        for i in range(total):
+        for i in range(b.warmups + b.repetitions):
             run = runner.run_once(i, i < b.warmups, args, b.cwd, env, b.timeout, b.figure, b.expect)
             runs.append(run)
             if progress:
                 progress(b.name, i + 1, total, run)
+        if profiler is not None:
+            record, found = _profiled(b, env, launcher, profiler, profiled, profile_dir,
+                                      lambda done, run: progress and progress(b.name, len(runs) + done, total, run))
+    elif profiler is not None:
+        record = ProfileRecord(profiler.tool, profiler.path, profiler.version,
+                               profile.recorded_argv(profiler, b.command, launcher), ())
     return BenchmarkResult(name=b.name, project=str(c.project), command=b.command if isinstance(b.command, str)
                            else list(b.command), argv=args, cwd=str(b.cwd), repetitions=b.repetitions,
                            warmups=b.warmups, timeout=b.timeout, figure=b.figure.as_dict(), expect=b.expect,
-                           runs=tuple(runs), skipped=skipped)
+                           runs=tuple(runs), skipped=skipped, profile=record, kernels=found)
+
+
+def _profiled(b: Benchmark, env: dict[str, str], launcher: str | None, profiler: Profiler, count: int,
+              profile_dir: Path | None, progress) -> tuple[ProfileRecord, tuple[kernels.Kernel, ...]]:
+    """`count` runs of `b` under the profiler; the kernels of those that succeeded."""
+    runs, launches = [], []
+    for i in range(count):
+        keep = None if profile_dir is None else profile_dir / f"{b.name.replace('/', '_')}-{i}.csv"
+        run, seen = profile.run_profiled(profiler, i, b.command, launcher, b.cwd, env, b.timeout, b.figure,
+                                         b.expect, keep)
+        runs.append(run)
+        if run.status == Status.OK:
+            launches.append(seen)
+        progress(i + 1, run)
+    return (ProfileRecord(profiler.tool, profiler.path, profiler.version,
+                          profile.recorded_argv(profiler, b.command, launcher), tuple(runs)),
+            kernels.group(launches))
 
 
 @dataclass(frozen=True)
@@ -111,6 +141,7 @@ class CompareResult:
     comparisons: tuple[stats.Comparison, ...]
     only_base: tuple[str, ...]
     only_candidate: tuple[str, ...]
+    kernels: tuple[kernel_compare.KernelSet, ...] = ()  # benchmarks profiled in both files
 
     @property
     def regressions(self) -> tuple[stats.Comparison, ...]:
@@ -126,7 +157,7 @@ def compare(base_path: Path, candidate_path: Path, *, threshold: float = stats.T
     base, cand = results.load(base_path), results.load(candidate_path)
     names_c = {b.name for b in cand.benchmarks}
     names_b = {b.name for b in base.benchmarks}
-    out = []
+    out, per_kernel = [], []
     for b in base.benchmarks:
         c = cand.benchmark(b.name)
         if c is None:
@@ -135,12 +166,16 @@ def compare(base_path: Path, candidate_path: Path, *, threshold: float = stats.T
             b.name, b.values, c.values, unit=b.figure.get("unit", ""),
             higher_is_better=bool(b.figure.get("higher_is_better")), threshold=threshold, resamples=resamples,
             confidence=confidence, seed=seed, base_failed_runs=_failed(b), candidate_failed_runs=_failed(c)))
+        found = kernel_compare.compare(b, c, threshold=threshold, resamples=resamples, confidence=confidence,
+                                       seed=seed)
+        if found is not None:
+            per_kernel.append(found)
     return CompareResult(
         base=str(base_path), candidate=str(candidate_path), base_fingerprint=base.fingerprint,
         candidate_fingerprint=cand.fingerprint, threshold=threshold, confidence=confidence, resamples=resamples,
         seed=seed, comparisons=tuple(out),
         only_base=tuple(b.name for b in base.benchmarks if b.name not in names_c),
-        only_candidate=tuple(b.name for b in cand.benchmarks if b.name not in names_b))
+        only_candidate=tuple(b.name for b in cand.benchmarks if b.name not in names_b), kernels=tuple(per_kernel))
 
 
 def _failed(b: BenchmarkResult) -> int:

@@ -7,7 +7,6 @@ Exit status: 0 done, 1 done but some input needs attention (a file skipped, unpa
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -17,8 +16,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from migrate import __version__, api, errors, formats
 from migrate.commands import guard
+from migrate.commands.jobs import jobs_option
 from migrate.commands.output import emit, output_format
-from migrate.options import Options
+from migrate.options import Options, default_jobs
 from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.stages import write
@@ -41,8 +41,7 @@ def common(f):
         click.option("--portable", is_flag=True,
                      help="Python: rewrite to device-agnostic torch APIs (torch.Stream, torch.Event, torch.accelerator)."),
         click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out (repeatable)."),
-        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None,
-                     help="Worker processes (default: one per CPU this process may use)."),
+        jobs_option("Worker processes"),
         click.option("--max-file-size", type=click.IntRange(1), default=64 * 1024 * 1024, show_default=True,
                      help="Bytes above which a source file is copied unchanged."),
         output_format("migration"),
@@ -58,15 +57,11 @@ def common(f):
     return f
 
 
-def usable_cpus() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def make_options(kw: dict) -> Options:
     extra = {"offload_arch": tuple(kw["offload_arch"])} if kw.get("offload_arch") else {}
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
                    translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"], portable=kw["portable"],
-                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or usable_cpus(), max_file_size=kw["max_file_size"], **extra)
+                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or default_jobs(), max_file_size=kw["max_file_size"], **extra)
 
 
 def progress_factory(kw: dict):
@@ -195,7 +190,7 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
               help="Build with the installed toolchain of this HIP release (default: the release `run` migrated DST "
                    "for, else the newest installed).")
 @hipcc_option
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=2, show_default=True, help="Parallel compiles.")
+@jobs_option("Parallel compiles")
 @click.option("--cmd", "command", default=None, help="Also run this build command in DST (with HIP_PLATFORM=amd).")
 @click.option("--project-build", is_flag=True, help="Also run DST's own migrated Makefile or CMake build.")
 @click.option("--no-compile-check", is_flag=True, help="Skip the per-unit compile checks (only the project build).")
@@ -228,7 +223,7 @@ def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hip
         else:
             kernels_render.render_text(diff, new_console())
         sys.exit(1 if diff.problems or any(f.severity.label == "error" for f in diff.findings) else 0)
-    result = api.build(dst, tuple(offload_arch), jobs, command, project_build, compile_units=not no_compile_check,
+    result = api.build(dst, tuple(offload_arch), jobs or default_jobs(), command, project_build, compile_units=not no_compile_check,
                        hip_version=hip_version, hipcc=hipcc, force=force, make_vars=make_vars(make_var))
     if output_format == "json":
         click.echo(build_render.render_json(result), nl=False)

@@ -1,7 +1,13 @@
 """Options of one migration, shared by every stage and rule."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+
+
+def default_jobs() -> int:
+    """The one default of every --jobs: one worker per CPU this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @dataclass(frozen=True)

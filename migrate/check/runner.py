@@ -20,7 +20,7 @@ from migrate.check.gate import blocks, parse_severity
 from migrate.check.selection import Selection
 from migrate import internal
 from migrate.model import FileResult, Finding, Severity
-from migrate.options import Options
+from migrate.options import Options, default_jobs
 from migrate.stages import scan
 from migrate.errors import UsageError
 from migrate.stages.scan import RULE_KINDS, SourceFile
@@ -71,7 +71,7 @@ class Settings:
                    cache_dir=cache_dir, exclude=tuple(given.get("exclude") or ()) + tuple(config.get("exclude", [])),
                    hip_version=pick("hip_version", "hip-version", ""),
                    unsafe_fixes=bool(given.get("unsafe_fixes") or config.get("unsafe-fixes", False)),
-                   jobs=given.get("jobs") or 1)
+                   jobs=given.get("jobs") or default_jobs())
 
 
 @dataclass

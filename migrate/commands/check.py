@@ -15,6 +15,7 @@ from migrate.check import baseline as baseline_file
 from migrate.check import config as project_config
 from migrate import errors
 from migrate.commands import guard
+from migrate.commands.jobs import jobs_option
 from migrate.commands.output import emit, output_format
 from migrate.check.runner import Settings, check as run_check
 
@@ -36,7 +37,7 @@ def _shared(f):
         click.option("--no-cache", is_flag=True, help="Run every rule again; neither read nor write the cache."),
         click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
                      help="Cache folder [.hipmigrate/cache in the repository's top folder]."),
-        click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Worker processes for cache misses."),
+        jobs_option("Worker processes for cache misses"),
         click.option("--output", "-o", "output", type=click.Path(path_type=Path), default=None,
                      help="Write the report to this file instead of standard output."),
     ]

@@ -21,8 +21,8 @@ def demangle(names: list[str]) -> dict[str, str]:
 
 def base_name(demangled: str) -> str:
     """The kernel's own name, without return type, scope, template arguments or parameters:
-    `void ns::scale<float, 64>(float*)` -> `scale`."""
-    text = demangled
+    `void ns::scale<float, 64>(float*)` -> `scale`, `(anonymous namespace)::k(int*)` -> `k`."""
+    text = demangled.replace("(anonymous namespace)", "anonymous")
     depth, cut = 0, len(text)
     for i, ch in enumerate(text):  # the parameter list: the first '(' outside template brackets
         if ch == "<":
@@ -53,8 +53,9 @@ def signature(demangled: str) -> str:
     at = demangled.find(name + "(") if at < 0 else at
     if at < 0:
         return demangled
-    while at > 0 and (demangled[at - 1].isalnum() or demangled[at - 1] in "_:"):
-        at -= 1
+    anonymous = "(anonymous namespace)"
+    while at > 0 and (demangled[at - 1].isalnum() or demangled[at - 1] in "_:" or demangled[:at].endswith(anonymous)):
+        at -= len(anonymous) if demangled[:at].endswith(anonymous) else 1
     return demangled[at:]
 
 

@@ -4,6 +4,7 @@ findings. A compile is done once per unit, architecture and compiler arguments w
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -76,7 +77,7 @@ def _named(usages: list[Usage], names: dict[str, str]) -> list[Usage]:
 
 
 def kernel_diff(root: Path, targets: tuple[str, ...] = (), tc: toolchain.Toolchain | None = None, *,
-                cuda_arch: str | None = None, jobs: int = 1, min_ratio: float = 0.5,
+                cuda_arch: str | None = None, jobs: int | None = 1, min_ratio: float = 0.5,
                 make_vars: dict[str, str] | None = None, source: Path | None = None) -> KernelDiff:
     """The per-kernel diff of the migrated tree `root` against the CUDA tree `run` migrated it from (run.json's
     source, or `source`), for `targets` (the toolchain's defaults when empty) and the CUDA architecture `cuda_arch`
@@ -111,7 +112,7 @@ def kernel_diff(root: Path, targets: tuple[str, ...] = (), tc: toolchain.Toolcha
         return _memo(("hipcc", tc.hipcc, str(unit), target, tuple(args[unit]), state[1]),
                      lambda: amdgpu.compile_unit(tc, unit, target, args[unit]))
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
         results = list(pool.map(compile_one, work))
     problems = [f"{u.relative_to(root).as_posix()} ({t or cuda_arch}): {why}"
                 for (u, t), (_, why) in zip(work, results) if why]

@@ -1,6 +1,6 @@
 """One walk over a Python module, shared by the PY rules: its calls, attributes, names, imports, strings and
-comparisons in document order, every node's parent, the names assigned once, and small helpers over call
-arguments and string literals.
+comparisons in document order, every node's parent, how each name is bound, what each function returns, and small
+helpers over call arguments and string literals.
 
 The index is built on the first request and kept on the context, so a dozen rules over one file walk the
 tree once. Everything refers to the nodes of `ctx.wrapper.module` (the ones `ctx.byte_span` knows).
@@ -33,6 +33,8 @@ class Index:
     decorators: list[cst.Decorator] = field(default_factory=list)
     assigned: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)  # name = value (any scope)
     rebound: set[str] = field(default_factory=set)  # bound some other way too (for, with, def, params, ...)
+    bindings: dict[str, list[cst.CSTNode]] = field(default_factory=dict)  # the node of each of those other bindings
+    returns: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)  # function name -> what it returns
     import_nodes: set[cst.CSTNode] = field(default_factory=set)  # every node inside an import statement
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -53,6 +55,7 @@ class _Walker(cst.CSTVisitor):
         self.stack: list[cst.CSTNode] = []
         self.in_import = 0
         self.in_string = 0
+        self.functions: list[str] = []  # the names of the functions the walk is inside, innermost last
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         index = self.index
@@ -83,6 +86,11 @@ class _Walker(cst.CSTVisitor):
             index.with_items.append(node)
         elif isinstance(node, cst.Decorator):
             index.decorators.append(node)
+        elif isinstance(node, cst.FunctionDef):
+            index.returns.setdefault(node.name.value, [])
+            self.functions.append(node.name.value)
+        elif isinstance(node, cst.Return) and self.functions and node.value is not None:
+            index.returns[self.functions[-1]].append(node.value)
         self._bindings(node)
         return True
 
@@ -92,9 +100,16 @@ class _Walker(cst.CSTVisitor):
             self.in_import -= 1
         elif isinstance(original_node, cst.BaseString):
             self.in_string -= 1
+        elif isinstance(original_node, cst.FunctionDef):
+            self.functions.pop()
 
-    def _bind(self, target: cst.CSTNode) -> None:
-        self.index.rebound.update(target_names(target))
+    def _bind(self, target: cst.CSTNode, node: cst.CSTNode) -> None:
+        for name in target_names(target):
+            self._rebind(name, node)
+
+    def _rebind(self, name: str, node: cst.CSTNode) -> None:
+        self.index.rebound.add(name)
+        self.index.bindings.setdefault(name, []).append(node)
 
     def _bindings(self, node: cst.CSTNode) -> None:
         index = self.index
@@ -103,21 +118,19 @@ class _Walker(cst.CSTVisitor):
                 if isinstance(target.target, cst.Name):
                     index.assigned.setdefault(target.target.value, []).append(node.value)
                 else:
-                    self._bind(target.target)
+                    self._bind(target.target, node)
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
             index.assigned.setdefault(node.target.value, []).append(node.value)
         elif isinstance(node, cst.AugAssign):
-            self._bind(node.target)
+            self._bind(node.target, node)
         elif isinstance(node, (cst.For, cst.CompFor)):
-            self._bind(node.target)
+            self._bind(node.target, node)
         elif isinstance(node, cst.AsName):
-            self._bind(node.name)
+            self._bind(node.name, node)
         elif isinstance(node, cst.NamedExpr):
-            self._bind(node.target)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            index.rebound.add(node.name.value)
-        elif isinstance(node, cst.Param):
-            index.rebound.add(node.name.value)
+            self._bind(node.target, node)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+            self._rebind(node.name.value, node)
 
 
 def index(ctx) -> Index:

@@ -102,7 +102,7 @@ def seeds(root: Path = ROOT) -> list[tuple[str, bytes]]:
 
 
 def _migrated_kind(name: str) -> str:
-    from migrate.stages.scan import CPP_SUFFIXES, rule_kind
+    from migrate.filekinds import CPP_SUFFIXES, rule_kind
 
     if Path(name).suffix.lower() in CPP_SUFFIXES:
         return "cpp"

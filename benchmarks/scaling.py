@@ -88,11 +88,11 @@ def child(path: Path, name: str) -> dict:
     from migrate.packs import default_packs
     from migrate.registry import default_registry
     from migrate.stages import rewrite
-    from migrate.stages.scan import _kind
+    from migrate.filekinds import classify
 
     candidates_for(default_packs())
     default_registry()
-    kind = _kind(path, name)
+    kind = classify(path, name)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     with rewrite.tuned():

@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks import corpus  # noqa: E402
 from migrate.cpp import hipify_perl  # noqa: E402
-from migrate.stages.scan import CPP_SUFFIXES  # noqa: E402
+from migrate.filekinds import CPP_SUFFIXES  # noqa: E402
 
 TARGET_RATIO = 20
 TARGET_RSS_MB = 500

@@ -16,7 +16,7 @@ from migrate.packs import Mapping, Packs
 from migrate.fixing import allowed, run_rules
 from migrate.rule import FileRule, Invalid, Rule, Valid
 from migrate.contexts import CONTEXTS
-from migrate.stages.scan import rule_kind
+from migrate.filekinds import rule_kind
 
 
 @dataclass(frozen=True)

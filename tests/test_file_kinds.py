@@ -1,8 +1,9 @@
-"""Which files the rules read, by path: migrate/stages/scan.py rule_kind (and the #! check of scripts)."""
+"""Which files the rules read, by path: the file-kind table of migrate/filekinds.py (and the #! check of scripts)."""
 import pytest
 
 from migrate.options import Options
-from migrate.stages.scan import collect, rule_kind
+from migrate.filekinds import rule_kind
+from migrate.stages.scan import collect
 from tests.helpers import write_tree
 
 

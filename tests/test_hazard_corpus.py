@@ -14,7 +14,7 @@ from migrate.cpp.engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry
-from migrate.stages.scan import CPP_SUFFIXES
+from migrate.filekinds import CPP_SUFFIXES
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "tests" / "hazard_kernels"

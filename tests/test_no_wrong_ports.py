@@ -13,7 +13,7 @@ from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry
 from migrate.rule import FileRule, Invalid
-from migrate.stages.scan import rule_kind
+from migrate.filekinds import rule_kind
 
 WRONG_PORT = re.compile(r"torch\.hip\b|HIPExtension|['\"](?:hip|rocm)(?::\d+)?['\"]|['\"]rccl['\"]")
 REGISTRY = default_registry()

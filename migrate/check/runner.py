@@ -23,9 +23,10 @@ from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options, default_jobs
 from migrate.stages import scan
 from migrate.errors import UsageError
-from migrate.stages.scan import RULE_KINDS, SourceFile
+from migrate.filekinds import CPP, RULE_KINDS, classify
+from migrate.stages.scan import SourceFile
 
-CHECKED_KINDS = ("cpp", *RULE_KINDS)
+CHECKED_KINDS = (CPP, *RULE_KINDS)
 CODE_PREFIX = re.compile(r"(ALL|(MAP|CPP|HAZ|PY|BLD|INP|ENG|CHK)\d{0,3})")
 DEFAULT_CACHE = Path(".hipmigrate") / "cache"
 
@@ -105,8 +106,8 @@ def display(path: Path, cwd: Path) -> str:
 
 def _file_kind(path: Path, rel: str) -> str | None:
     """The kind `run` gives the file at `rel` (its folders count: requirements/base.txt), None for others."""
-    kind = scan._kind(path, rel)
-    return kind if kind == "cpp" or kind in RULE_KINDS else None
+    kind = classify(path, rel)
+    return kind if kind in CHECKED_KINDS else None
 
 
 def _project_root(path: Path) -> Path:

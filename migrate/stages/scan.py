@@ -1,14 +1,14 @@
 """Stage 1, scan: walk the source tree, honour .gitignore and --exclude, sort files by language.
 
-A file is `cpp` (handed to the C++ engine) by extension; build files, Python sources and deployment files get
-a kind of their own (their file rules run on them); everything else is copied byte for byte.
+Each file's kind comes from the one file-kind table (migrate/filekinds.py): `cpp` (handed to the C++ engine), a kind
+of its own for build files, Python sources and deployment files (their file rules run on them), or `other`, copied
+byte for byte.
 Symbolic links are kept as links and never followed, so a link loop cannot trap the walk.
 """
 from __future__ import annotations
 
 import os
 import re
-import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,13 +17,9 @@ import pathspec
 
 from migrate.cpp import project_names
 from migrate.errors import UsageError
+from migrate.filekinds import RULE_KINDS, classify
 from migrate.options import Options
 
-CPP_SUFFIXES = {".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl",
-                ".ipp", ".tpp", ".hip"}
-# Kinds that file rules handle (migrate/contexts.py reads each).
-RULE_KINDS = ("cmake", "make", "python", "requirements", "pyproject", "docker", "yaml", "shell", "dotenv")
-SHELL_SHEBANG = re.compile(rb"#![ \t]*/\S*/(?:env[ \t]+)?(?:ba|da|k|z)?sh\b")
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 GIT_UNOPENED = re.compile(r"could not open directory '(.+?)/?': ")  # git's warning for a folder it cannot list
 
@@ -63,42 +59,6 @@ class Inventory:
         return [f for f in self.files if f.kind in RULE_KINDS]
 
 
-def rule_kind(rel: str) -> str | None:
-    """The kind of a file that file rules handle, from its path (forward slashes) alone; None otherwise."""
-    folders, _, name = rel.rpartition("/")
-    lower = name.lower()
-    if name == "CMakeLists.txt" or lower.endswith(".cmake"):
-        return "cmake"
-    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith((".mk", ".make")):
-        return "make"
-    if lower.endswith((".py", ".pyw")):
-        return "python"
-    if lower == "pyproject.toml":
-        return "pyproject"
-    if lower.endswith((".txt", ".in")) and ("requirements" in lower or lower.startswith("constraints")
-                                            or folders.split("/")[-1] == "requirements"):
-        return "requirements"
-    if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) \
-            or lower.endswith((".dockerfile", ".containerfile")):
-        return "docker"
-    if lower.endswith((".yml", ".yaml")):
-        return "yaml"
-    if lower.endswith((".sh", ".bash")) or lower == ".envrc":
-        return "shell"
-    if lower == ".env" or lower.startswith(".env.") or lower.endswith(".env"):
-        return "dotenv"
-    return None
-
-
-def _shebang_shell(path: Path) -> bool:
-    """An extension-less script that starts with a POSIX shell's #! line."""
-    try:
-        with open(path, "rb") as fh:
-            return bool(SHELL_SHEBANG.match(fh.read(64)))
-    except OSError:
-        return False
-
-
 def copied_link(root: Path, rel: str) -> tuple[str, bool]:
     """What the copy of the symbolic link at `rel` under `root` should point to, and whether its target lies outside
     the tree. A relative link within the tree is kept as it is; an absolute one into the tree is made relative, so
@@ -113,10 +73,6 @@ def copied_link(root: Path, rel: str) -> tuple[str, bool]:
             inside = os.path.join(os.path.abspath(root), os.path.relpath(aim, base))
             return (os.path.relpath(inside, here) if os.path.isabs(text) else text), False
     return aim, True
-
-
-def is_cpp(path: Path) -> bool:
-    return path.suffix.lower() in CPP_SUFFIXES
 
 
 def _git_files(root: Path, unreadable: list[str]) -> list[str] | None:
@@ -200,28 +156,11 @@ def _walk(root: Path, unreadable: list[str]) -> list[str]:
     return sorted(found)
 
 
-def _kind(path: Path, rel: str) -> str:
-    if path.is_symlink():
-        return "link"
-    try:
-        regular = stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        regular = True  # let reading report it
-    if not regular:
-        return "special"
-    if is_cpp(path):
-        return "cpp"
-    kind = rule_kind(rel)
-    if kind is None and "." not in path.name and _shebang_shell(path):
-        kind = "shell"
-    return kind or "other"
-
-
 def collect(source: Path, options: Options) -> Inventory:
     if not os.path.lexists(source):
         raise UsageError(f"{source}: no such file or folder; give the CUDA project's folder or one source file")
     if source.is_file() and not source.is_symlink():
-        kind = _kind(source, source.name)
+        kind = classify(source, source.name)
         kind = kind if kind in RULE_KINDS else "cpp"  # a lone file of another name is taken as C++/CUDA
         own = frozenset(project_names.around(source)) if kind == "cpp" else frozenset()
         return Inventory(source.parent, True, (SourceFile(source.name, source, kind),), own)
@@ -242,7 +181,7 @@ def collect(source: Path, options: Options) -> Inventory:
         if rel.split("/")[0] in ALWAYS_SKIPPED or (excluded and excluded.match_file(rel)):
             continue
         path = source / rel
-        kind = _kind(path, rel)
+        kind = classify(path, rel)
         files.append(SourceFile(rel, path, kind))
         if kind == "cpp" and project_names.is_header(rel):
             try:

@@ -47,6 +47,14 @@ def render_bench_text(result: Results, console: Console, path: str | None) -> No
             if r.status != "ok":
                 label = f"warm-up {r.index + 1}" if r.warmup else f"run {r.index - b.warmups + 1}"
                 console.print(f"{b.name} {label}: {r.status}: {r.message}", markup=False, highlight=False)
+        if b.profile is not None:
+            for r in b.profile.runs:
+                if r.status != "ok":
+                    console.print(f"{b.name} profiled run {r.index + 1}: {r.status}: {r.message}", markup=False,
+                                  highlight=False)
+            console.print(f"{b.name}: {len(b.kernels)} kernels, {sum(k.launches for k in b.kernels)} launches in "
+                          f"{b.profile.runs_ok} runs under {b.profile.tool} {b.profile.version or ''}".rstrip(),
+                          markup=False, highlight=False)
     if path:
         console.print(f"results: {path}", markup=False, highlight=False)
 

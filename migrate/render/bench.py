@@ -59,6 +59,11 @@ def render_bench_text(result: Results, console: Console, path: str | None) -> No
         console.print(f"results: {path}", markup=False, highlight=False)
 
 
+def ratio_dict(r) -> dict:
+    return {"ratio": None if r is None else r.value, "ci_low": None if r is None else r.low,
+            "ci_high": None if r is None else r.high}
+
+
 def compare_dict(result) -> dict:
     def side(s: Summary, failed: int) -> dict:
         return {**s.as_dict(), "failed_runs": failed}
@@ -71,9 +76,7 @@ def compare_dict(result) -> dict:
         "benchmarks": [{"name": c.name, "unit": c.unit, "higher_is_better": c.higher_is_better,
                         "base": side(c.base, c.base_failed_runs),
                         "candidate": side(c.candidate, c.candidate_failed_runs),
-                        "ratio": None if c.ratio is None else c.ratio.value,
-                        "ci_low": None if c.ratio is None else c.ratio.low,
-                        "ci_high": None if c.ratio is None else c.ratio.high,
+                        **ratio_dict(c.ratio),
                         "verdict": c.verdict.value, "regression": c.regression} for c in result.comparisons],
         "only_base": list(result.only_base), "only_candidate": list(result.only_candidate),
         "regressions": len(result.regressions),
@@ -91,9 +94,7 @@ def kernels_dict(sets) -> dict:
                      "candidate_name": k.candidate_name, "unit": k.comparison.unit,
                      "base": side(k.comparison.base, k.base_launches_per_run),
                      "candidate": side(k.comparison.candidate, k.candidate_launches_per_run),
-                     "ratio": None if k.comparison.ratio is None else k.comparison.ratio.value,
-                     "ci_low": None if k.comparison.ratio is None else k.comparison.ratio.low,
-                     "ci_high": None if k.comparison.ratio is None else k.comparison.ratio.high,
+                     **ratio_dict(k.comparison.ratio),
                      "verdict": k.verdict.value, "base_share": k.base_share, "change_us": k.change_us}
                     for ks in sets for k in ks.comparisons],
         "kernels_only_base": {ks.benchmark: list(ks.only_base) for ks in sets if ks.only_base},

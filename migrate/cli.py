@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from migrate import __version__, api, errors, formats
 from migrate.commands import guard
-from migrate.commands.jobs import jobs_option
+from migrate.commands.shared import jobs_option, suppressions_option
 from migrate.commands.output import emit, output_format
 from migrate.options import Options, default_jobs
 from migrate.render import build as build_render
@@ -46,6 +46,7 @@ def common(f):
                      help="Bytes above which a source file is copied unchanged."),
         output_format("migration"),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
+        suppressions_option,
         click.option("--statistics", is_flag=True,
                      help="After the blockers, the number of findings per code instead of each finding."),
         click.option("--offload-arch", "offload_arch", multiple=True, metavar="GFX",
@@ -61,7 +62,8 @@ def make_options(kw: dict) -> Options:
     extra = {"offload_arch": tuple(kw["offload_arch"])} if kw.get("offload_arch") else {}
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
                    translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"], portable=kw["portable"],
-                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or default_jobs(), max_file_size=kw["max_file_size"], **extra)
+                   exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or default_jobs(), max_file_size=kw["max_file_size"],
+                   suppressions=not kw["no_suppressions"], **extra)
 
 
 def progress_factory(kw: dict):

@@ -109,7 +109,7 @@ def _rule_code(rule, source: str = "rule") -> Code:
 
 def code_table(registry, packs) -> dict[str, Code]:
     """Every code, in code order; a code defined twice is an error (PackError)."""
-    from migrate.check.suppress import UnusedSuppression
+    from migrate.suppress import UnusedSuppression
 
     found: dict[str, Code] = {}
     entries = [_rule_code(r) for r in registry.rules]

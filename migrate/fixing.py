@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from migrate import suppress
 from migrate.compose import Composition
 from migrate.context import FileContext
 from migrate.edits import Applied, apply_fixes, splice
@@ -36,7 +37,7 @@ def _copied_unchanged(ctx: FileContext, where: list[tuple[int, int]]) -> Finding
                          f"{ctx.parse_advice()}", *where[0])
 
 
-def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: Applied):
+def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: Applied, sups: list, held: set[int]):
     """Run the rules again on the output until it stops changing (at most 4 more passes): a fix that undoes a wrong
     port writes what other rules rewrite. Later findings and fixes are put back on the original's bytes
     (migrate/compose.py); a region changed by several passes is one edit, the fix of the last finding there."""
@@ -50,7 +51,8 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
         if again.parse_errors():
             break
         found = [f for rule in rules for f in rule.check(again) if not again.unreached(f.span.start)]
-        result = apply_fixes(data, [f for f in found if allowed(f, ctx.options)])
+        result = apply_fixes(data, [f for f in found if allowed(f, ctx.options) and not suppress.covered(
+            sups, f.code, ctx.span(composition.original(f.span.start), composition.original(f.span.start)).line)])
         applied = {id(f) for f in result.applied}
         edits = []
         for f in found:
@@ -84,14 +86,14 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
             f = replace(f, fix=replace(f.fix, edits=tuple(owned[i])) if i in owned else None)
         out.append(f)
     out += later_findings
-    left_out = {id(f) for f in first.conflicts}
+    left_out = {id(f) for f in first.conflicts} | held
     applied = tuple(f for f in out if allowed(f, ctx.options) and id(f) not in left_out)
     return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts), tuple(overlapped))
 
 
-def settled(findings: list[Finding], result: Applied) -> list[Finding]:
-    """Each fix with its outcome: applied, left out for overlapping the fix of `result.overlapped`, else skipped by
-    the fix policy."""
+def settled(findings: list[Finding], result: Applied, held: set[int]) -> list[Finding]:
+    """Each fix with its outcome: applied, suppressed (`held`), left out for overlapping the fix of
+    `result.overlapped`, else skipped by the fix policy."""
     applied = {id(f) for f in result.applied}
     overlapped = {id(c): o.code for c, o in zip(result.conflicts, result.overlapped)}
     out = []
@@ -99,6 +101,8 @@ def settled(findings: list[Finding], result: Applied) -> list[Finding]:
         if f.fix is not None:
             if id(f) in applied:
                 f = replace(f, fix=replace(f.fix, outcome=Outcome.APPLIED))
+            elif id(f) in held:
+                f = replace(f, fix=replace(f.fix, outcome=Outcome.SUPPRESSED))
             elif id(f) in overlapped:
                 f = replace(f, fix=replace(f.fix, outcome=Outcome.OVERLAPPED, overlaps=overlapped[id(f)]))
             else:
@@ -132,8 +136,10 @@ def one_per_site(findings: list[Finding]) -> list[Finding]:
 
 def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there was migrated: review those lines",
               extra_edits: Callable[[bytes, Applied], list[Edit]] | None = None) -> Translation:
-    """Every rule's findings; the allowed fixes applied (overlaps reported as INP007); parse problems
-    reported as INP001. `extra_edits` may add layout edits computed from the applied ones."""
+    """Every rule's findings; the allowed fixes applied (overlaps reported as INP007) but those of findings an inline
+    suppression covers; parse problems reported as INP001. `extra_edits` may add layout edits computed from the
+    applied ones. The findings are all returned, each fix with its outcome; migrate/stages/rewrite.py sets the
+    suppressed ones apart."""
     findings: list[Finding] = []
     where = ctx.parse_errors() if getattr(ctx, "all_or_nothing", False) else []
     if where:
@@ -142,15 +148,17 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     ctx.memo.setdefault("rules", frozenset(r.code for r in rules))  # rules that write text others must keep out of
     for rule in rules:
         findings.extend(one_per_site([f for f in rule.check(ctx) if not ctx.unreached(f.span.start)]))
-    result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options)])
+    sups = suppress.of_file(ctx.path, getattr(ctx, "kind", "cpp"), ctx.data, ctx.options)
+    held = {id(f) for f in suppress.apply(findings, sups).suppressed} if sups else set()
+    result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options) and id(f) not in held])
     output = result.data
     feeders = {r.code for r in rules if r.feeds_other_rules}
     if getattr(ctx, "all_or_nothing", False) and any(f.code in feeders for f in result.applied):
-        output, findings, result = _to_fixed_point(ctx, rules, findings, result)
+        output, findings, result = _to_fixed_point(ctx, rules, findings, result, sups, held)
     extra = extra_edits(ctx.data, result) if extra_edits else []
     if extra:
         output = splice(ctx.data, sorted([*result.edits, *extra], key=lambda e: (e.start, e.end > e.start)))
-    findings = settled(findings, result)
+    findings = settled(findings, result, held)
     for f in result.conflicts:
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))

@@ -113,6 +113,8 @@ class FileResult:
     old: bytes | None = None
     new: bytes | None = None
     lines: int = 0
+    suppressed: tuple[Finding, ...] = ()  # covered by a `hipmigrate: ignore[...]` comment: not reported, not fixed
+    unused: tuple[Finding, ...] = ()  # CHK001: the suppressions (or codes of one) that matched nothing
 
 
 @dataclass(frozen=True)

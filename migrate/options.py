@@ -21,6 +21,7 @@ class Options:
     exclude: tuple[str, ...] = ()
     jobs: int = 1
     max_file_size: int = 64 * 1024 * 1024
+    suppressions: bool = True  # honour `hipmigrate: ignore[...]` comments (migrate/suppress.py); False: --no-suppressions
     offload_arch: tuple[str, ...] = ()  # AMD targets written into build files; () = the target HIP's defaults
     project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers
     # HIP libraries the project's sources need whatever its build files say (roctx64 for NVTX 3, which is header-only

@@ -36,9 +36,11 @@ def finding_from_fields(t) -> Finding:
 
 
 def pack(r: FileResult) -> tuple:
-    return (r.path, r.status.value, [finding_fields(f) for f in r.findings], r.old, r.new, r.lines)
+    return (r.path, r.status.value, [finding_fields(f) for f in r.findings], r.old, r.new, r.lines,
+            [finding_fields(f) for f in r.suppressed], [finding_fields(f) for f in r.unused])
 
 
 def unpack(t: tuple) -> FileResult:
-    path, status, findings, old, new, lines = t
-    return FileResult(path, _STATUS[status], tuple([finding_from_fields(f) for f in findings]), old, new, lines)
+    path, status, findings, old, new, lines, suppressed, unused = t
+    return FileResult(path, _STATUS[status], tuple([finding_from_fields(f) for f in findings]), old, new, lines,
+                      tuple([finding_from_fields(f) for f in suppressed]), tuple([finding_from_fields(f) for f in unused]))

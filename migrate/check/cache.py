@@ -24,7 +24,8 @@ from migrate.files import atomic_write
 from migrate.model import FileResult, FileStatus
 from migrate.wire import finding_fields, finding_from_fields
 
-FORMAT = 3
+FORMAT = 4
+SETS = ("findings", "suppressed", "unused")  # a file's findings, reported or set apart
 PACKAGE = Path(__file__).resolve().parent.parent  # migrate/
 
 
@@ -138,8 +139,9 @@ class Cache:
             if doc["key"] != key or doc["sum"] != _checksum(body) or body["path"] != rel:
                 raise ValueError("entry does not match its key")
             new = data if body["new"] is None else base64.b64decode(body["new"], validate=True)
-            findings = tuple(finding_from_fields(f) for f in body["findings"])
-            result = FileResult(rel, FileStatus(body["status"]), findings, data, new, int(body["lines"]))
+            findings, suppressed, unused = ([finding_from_fields(f) for f in body[k]] for k in SETS)
+            result = FileResult(rel, FileStatus(body["status"]), tuple(findings), data, new, int(body["lines"]),
+                                tuple(suppressed), tuple(unused))
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             self.stats.corrupt += 1
             return None
@@ -150,7 +152,7 @@ class Cache:
         key = self.key(result.path, digest)
         new = None if result.new is None or result.new == result.old else base64.b64encode(result.new).decode()
         body = {"path": result.path, "status": result.status.value, "lines": result.lines, "new": new,
-                "findings": [finding_fields(f) for f in result.findings]}
+                **{k: [finding_fields(f) for f in getattr(result, k)] for k in SETS}}
         doc = {"key": key, "sum": _checksum(body), "body": body}
         path = self._path(key)
         try:

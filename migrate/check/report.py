@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from migrate.check.runner import CheckResult
-from migrate.check.suppress import UnusedSuppression
+from migrate.suppress import UnusedSuppression
 from migrate.model import Applicability, Outcome, RuleKind, Severity
 from migrate.render.json import finding_dict
 

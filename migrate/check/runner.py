@@ -1,5 +1,6 @@
-"""The check pipeline: gather files, run the rules (or read the cache), then suppressions, --base, the gate,
---select/--ignore and the baseline, in that order.
+"""The check pipeline: gather files, run them through the pipeline of `run` and `scan` (migrate.api.analyse_files,
+inline suppressions included) or read the cache, then --base, the gate, --select/--ignore and the baseline, in that
+order.
 
 Paths in findings are relative to the current folder (forward slashes), as the user gave them on the command
 line; baselines are therefore written and read from the same folder (the repository's top, in CI).
@@ -9,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from migrate.check import baseline as baseline_file
-from migrate.check import gitdiff, suppress
+from migrate.check import gitdiff
 from migrate.check.cache import Cache, Stats, content_digest, recall, remember, ruleset_version
 from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
@@ -45,6 +46,7 @@ class Settings:
     hip_version: str = ""
     unsafe_fixes: bool = False
     jobs: int = 1
+    suppressions: bool = True  # honour `hipmigrate: ignore[...]`; False: --no-suppressions
 
     @classmethod
     def resolve(cls, config: ProjectConfig, **given) -> "Settings":
@@ -72,7 +74,7 @@ class Settings:
                    cache_dir=cache_dir, exclude=tuple(given.get("exclude") or ()) + tuple(config.get("exclude", [])),
                    hip_version=pick("hip_version", "hip-version", ""),
                    unsafe_fixes=bool(given.get("unsafe_fixes") or config.get("unsafe-fixes", False)),
-                   jobs=given.get("jobs") or default_jobs())
+                   jobs=given.get("jobs") or default_jobs(), suppressions=not given.get("no_suppressions"))
 
 
 @dataclass
@@ -208,10 +210,11 @@ def _all_or_nothing(kind: str) -> bool:
     return getattr(CONTEXTS.get(kind), "all_or_nothing", False)
 
 
-def _run_rules(todo: list[SourceFile], options: Options, target: str, jobs: int) -> list[FileResult]:
-    from migrate.stages import rewrite
+def _analysed(todo: list[SourceFile], options: Options, cwd: Path) -> tuple[FileResult, ...]:
+    """The files through the pipeline `run` and `scan` use (migrate.api.analyse_files)."""
+    from migrate import api
 
-    return rewrite.migrate_files(todo, replace(options, jobs=jobs), target)
+    return api.analyse_files(scan.Inventory(cwd, False, tuple(todo), options.project_names), options).files
 
 
 def cache_folder(settings: Settings, cwd: Path) -> Path:
@@ -249,9 +252,10 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
 
         files = [f for f in files if changes.touched(top_rel(f))]
     options = Options(hip_version=target, unsafe_fixes=settings.unsafe_fixes, exclude=settings.exclude,
-                      project_names=macros, jobs=settings.jobs)
+                      project_names=macros, jobs=settings.jobs, suppressions=settings.suppressions)
     salt = json.dumps([target, settings.unsafe_fixes, options.launch_syntax, options.translate_comments,
-                       options.portable, list(options.offload_arch), options.max_file_size, sorted(macros)])
+                       options.portable, list(options.offload_arch), options.max_file_size, sorted(macros),
+                       options.suppressions])
     cache = Cache(folder, content_digest(salt.encode())) if settings.cache else None
     stats = cache.stats if cache else Stats()
 
@@ -272,7 +276,7 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
         else:
             results[f.rel] = hit
     if todo:
-        for r in _run_rules(todo, options, target, settings.jobs):
+        for r in _analysed(todo, options, cwd):
             results[r.path] = r
             stats.analysed.append(r.path)
             if cache and r.path in datas and (r.old is None or r.old == datas[r.path][0]) \
@@ -282,17 +286,15 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
     gating, notes, suppressed = [], [], 0
     for f in files:
         r = results[f.rel]
-        data = datas.get(f.rel, (b"", ""))[0]
-        applied = suppress.apply(list(r.findings), suppress.find(f.rel, f.kind, data))
-        suppressed += len(applied.suppressed)
+        suppressed += len(r.suppressed)
         added = changes.lines(top_rel(f)) if changes else gitdiff.ALL
 
         def on_added(finding: Finding) -> bool:
             return added is gitdiff.ALL or finding.span.line in added
 
-        gating.extend(x for x in applied.kept
+        gating.extend(x for x in r.findings
                       if blocks(x, settings.min_severity) and selection.selected(x.code) and on_added(x))
-        notes.extend(x for x in applied.unused if selection.selected(x.code) and on_added(x))
+        notes.extend(x for x in r.unused if selection.selected(x.code) and on_added(x))
         notes.extend(internal.failed(r.findings))  # reported whatever the selection; the command exits 2
         if f.kind == "unreadable":
             notes.extend(r.findings)  # a folder that could not be listed: what is in it was not checked

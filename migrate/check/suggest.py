@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass, replace
 
-from migrate.check import gitdiff, suppress
+from migrate.check import gitdiff
 from migrate.check.gate import blocks
 from migrate.check.runner import CheckResult, Settings
 from migrate.check.selection import Selection
@@ -105,8 +105,7 @@ def suggestions(result: CheckResult, settings: Settings) -> Suggestions:
         starts = _line_starts(data)
         last_line = len(starts) - (1 if starts[-1] == len(data) else 0)
         hunks = (gitdiff.Hunk(1, last_line),) if top_rel in changes.untracked else changes.hunks.get(top_rel, ())
-        applied = suppress.apply(list(r.findings), suppress.find(shown, result.kinds.get(shown, "cpp"), data))
-        findings = [f for f in applied.kept if selection.selected(f.code)]
+        findings = [f for f in r.findings if selection.selected(f.code)]  # suppressed ones are set apart already
         fixable = [f for f in findings if allowed(f, options)]
         used: set[int] = set()
         edits_all: list[Finding] = []

@@ -15,7 +15,7 @@ from migrate.check import baseline as baseline_file
 from migrate.check import config as project_config
 from migrate import errors
 from migrate.commands import guard
-from migrate.commands.jobs import jobs_option
+from migrate.commands.shared import jobs_option, suppressions_option
 from migrate.commands.output import emit, output_format
 from migrate.check.runner import Settings, check as run_check
 
@@ -38,6 +38,7 @@ def _shared(f):
         click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
                      help="Cache folder [.hipmigrate/cache in the repository's top folder]."),
         jobs_option("Worker processes for cache misses"),
+        suppressions_option,
         click.option("--output", "-o", "output", type=click.Path(path_type=Path), default=None,
                      help="Write the report to this file instead of standard output."),
     ]

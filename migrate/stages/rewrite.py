@@ -18,7 +18,7 @@ from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import recording, translate
-from migrate import internal, interrupt, newlines, wire
+from migrate import internal, interrupt, newlines, suppress, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            Outcome, RuleKind, Severity, Span)
@@ -93,9 +93,20 @@ def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
     if f.kind != "cpp" and f.kind not in CONTEXTS:
         return _other(f)
     try:
-        return migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
+        r = migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
+        return suppressed_apart(f, r, options)
     except Exception as exc:  # one file's failure never aborts the others
         return failed_file(f, options, exc)
+
+
+def suppressed_apart(f: SourceFile, r: FileResult, options: Options) -> FileResult:
+    """The findings an inline suppression covers set apart from those reported, with the suppressions that matched
+    nothing (CHK001); the fixes of the suppressed ones were not applied (migrate/fixing.py)."""
+    sups = suppress.of_file(f.rel, f.kind, r.old, options) if r.old is not None else []
+    if not sups:
+        return r
+    split = suppress.apply(list(r.findings), sups)
+    return replace(r, findings=split.kept, suppressed=split.suppressed, unused=split.unused)
 
 
 def failed_file(f: SourceFile, options: Options, exc: Exception) -> FileResult:
@@ -273,7 +284,7 @@ def _after_hipify_perl(f: SourceFile, data: bytes, out: hipify_perl.PerlOutput, 
     engine_says = out.findings[f.rel]
     ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
     ours = on_source(ours, ctx, LineMap(data, out.data[f.rel]))
-    return replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours))
+    return suppressed_apart(f, replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours)), options)
 
 
 def on_source(findings: list[Finding], ctx: CppContext, lines: LineMap) -> list[Finding]:

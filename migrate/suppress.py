@@ -10,6 +10,10 @@ A code may be a prefix (`ignore[HAZ]`); a bare `ignore` covers every code. The m
 comment: in C++ the comment nodes of tree-sitter's tree, in Python the tokenizer's COMMENT tokens, elsewhere a
 `#` at the start of a line or after whitespace. A suppression (or one of its codes) that matches no finding is
 reported as CHK001, a warning that does not fail the gate.
+
+The engine applies them (migrate/fixing.py, migrate/stages/rewrite.py), so every command honours them: a suppressed
+finding is not reported and its fix is not applied (outcome `suppressed`); the file's result keeps the suppressed
+findings and the CHK001 ones apart. `--no-suppressions` (Options.suppressions False) reads no marker at all.
 """
 from __future__ import annotations
 
@@ -130,6 +134,16 @@ class Applied:
     kept: tuple[Finding, ...]
     suppressed: tuple[Finding, ...]
     unused: tuple[Finding, ...]  # CHK001 findings
+
+
+def of_file(path: str, kind: str, data: bytes, options) -> list[Suppression]:
+    """The suppressions the engine honours in one file: none with --no-suppressions."""
+    return find(path, kind, data) if options.suppressions else []
+
+
+def covered(suppressions: list[Suppression], code: str, line: int) -> bool:
+    """Whether a suppression covers a finding of `code` that starts on `line`."""
+    return any(s.covers(line) and s.matching(code) is not None for s in suppressions)
 
 
 def apply(findings: list[Finding], suppressions: list[Suppression]) -> Applied:

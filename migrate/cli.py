@@ -88,9 +88,6 @@ def progress_factory(kw: dict):
     return factory
 
 
-guarded = guard.guarded
-
-
 def finish(result, model, command: str, fmt: str, to_stderr: bool = False, statistics: bool = False) -> None:
     """Print the report model (on stderr when stdout carries the migrated source) and exit with the status."""
     emit("migration", fmt, model, command=command, statistics=statistics, to_stderr=to_stderr)
@@ -153,7 +150,7 @@ def make_vars(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--force", is_flag=True, help="Let --out replace an existing file (SRC one file).")
 @click.option("--build", "then_build", is_flag=True, help="Then compile-check the output for the AMD targets.")
 @common
-@guarded
+@guard.guarded
 def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: bool, **kw) -> None:
     """Migrate SRC (a folder or one file) into --out, or in place."""
     options = make_options(kw)
@@ -210,7 +207,7 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
 @click.option("--min-occupancy-ratio", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="With --kernels: AMD occupancy below this fraction of CUDA's is a finding (PRF003).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@guarded
+@guard.guarded
 def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hipcc: str | None, jobs: int,
           command: str | None, project_build: bool, no_compile_check: bool, make_var: tuple[str, ...], force: bool,
           kernels: bool, cuda_arch: str | None, min_occupancy_ratio: float, output_format: str) -> None:
@@ -237,7 +234,7 @@ def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hip
 @main.command()
 @click.argument("src", type=click.Path(path_type=Path))
 @common
-@guarded
+@guard.guarded
 def diff(src: Path, **kw) -> None:
     """Print the unified diff of migrating SRC; write nothing."""
     say_target(kw)
@@ -257,7 +254,7 @@ def diff(src: Path, **kw) -> None:
 @main.command()
 @click.argument("src", type=click.Path(path_type=Path))
 @common
-@guarded
+@guard.guarded
 def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
     say_target(kw)
@@ -268,7 +265,7 @@ def scan(src: Path, **kw) -> None:
 
 @main.command()
 @click.argument("code", required=False)
-@guarded
+@guard.guarded
 def rules(code: str | None) -> None:
     """List the rules, or explain the rule CODE with its examples."""
     from migrate.render import rules as rules_render
@@ -285,7 +282,7 @@ def rules(code: str | None) -> None:
 @offload_arch_option
 @hipcc_option
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@guarded
+@guard.guarded
 def doctor(offload_arch: tuple[str, ...], hipcc: str | None, output_format: str) -> None:
     """Check this machine: can it build migrated code for AMD GPUs, and run it on one?
 

@@ -65,6 +65,8 @@ def test_a_registered_format_is_offered_by_every_command_of_its_views(tmp_path, 
     report = cli("report", tmp_path / "dst", "--output-format", "lines")
     assert (report.exit_code, report.stdout) == (0, "k.cu:2 HAZ001\n")  # the report lists no plain conversions
     assert "lines" in cli("report", "--help").stdout
+    compare = cli("compare", "a.json", "b.json", "--output-format", "lines")  # a view the format lacks
+    assert compare.exit_code == 2 and "'lines' is not one of 'text', 'json'" in compare.stderr
 
 
 def test_a_format_without_the_view_is_refused_by_that_command(tmp_path):

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from migrate.bench import profile, results, stats
 from migrate.bench.config import BenchError
 from migrate.commands import guard
+from migrate.commands.output import emit, output_format
 from migrate.render import bench as render
 from migrate.stages import bench as stage
 
@@ -28,7 +29,6 @@ def output_console() -> Console:
     return console if console.is_terminal else new_console(width=200)
 
 
-usage_errors = guard.guarded(BenchError)
 
 
 def progress_callback(enabled: bool):
@@ -85,7 +85,7 @@ def command_line() -> str:
               help="Profiled runs per benchmark with --kernels (default: its repetitions).")
 @click.option("--profile-dir", type=click.Path(path_type=Path), default=None,
               help="Keep the profiler's raw output of each profiled run here (<benchmark>-<run>.csv).")
-@usage_errors
+@guard.guarded
 def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None, only: tuple[str, ...],
           repetitions: int | None, warmups: int | None, timeout: float | None, no_build: bool, output_format: str,
           no_progress: bool, kernels: bool, profiler: str, kernel_runs: int | None, profile_dir: Path | None) -> None:
@@ -129,15 +129,12 @@ def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None,
 @click.option("--resamples", type=click.IntRange(100), default=stats.RESAMPLES, show_default=True,
               help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=stats.SEED, show_default=True, help="Seed of the bootstrap.")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@usage_errors
+@output_format("compare")
+@guard.guarded
 def compare(base: Path, candidate: Path, threshold: float, confidence: float, resamples: int, seed: int,
             output_format: str) -> None:
     """Compare two results files of `hipmigrate bench`: per benchmark the medians, spreads, the ratio
     CANDIDATE/BASE with a bootstrap interval, and a verdict. Exit status 1 on a regression beyond the threshold."""
     result = stage.compare(base, candidate, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
-    if output_format == "json":
-        click.echo(render.render_compare_json(result), nl=False)
-    else:
-        render.render_compare_text(result, output_console())
+    emit("compare", output_format, result, plain_width=200)
     sys.exit(1 if result.regressions else 0)

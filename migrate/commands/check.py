@@ -22,9 +22,6 @@ from migrate.check.runner import Settings, check as run_check
 SUGGEST_FORMATS = ("patch", "github", "rdjson")
 
 
-_guarded = guard.guarded
-
-
 def _shared(f):
     options = [
         click.argument("paths", nargs=-1, type=click.Path(path_type=Path)),
@@ -68,7 +65,7 @@ def _emit(text: str, output: Path | None) -> None:
 @click.option("--write-baseline", type=click.Path(path_type=Path), default=None,
               help="Record the current findings in FILE and exit 0.")
 @output_format("check")
-@_guarded
+@guard.guarded
 def check(paths, output_format: str, output: Path | None, write_baseline: Path | None, **kw) -> None:
     """Exit 1 if CUDA-only code is left in PATHS (default: .): CUDA API names or headers, unsupported identifiers,
     hazards at or above --min-severity, CUDA-only Python and deployment settings."""
@@ -92,7 +89,7 @@ def check(paths, output_format: str, output: Path | None, write_baseline: Path |
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes graded unsafe.")
 @click.option("--output-format", type=click.Choice(SUGGEST_FORMATS), default="patch", show_default=True,
               help="A unified patch, a GitHub pull-request review (JSON), or rdjson for reviewdog.")
-@_guarded
+@guard.guarded
 def suggest(paths, output_format: str, output: Path | None, **kw) -> None:
     """The HIP version of each hunk added since --base: as a patch, a GitHub review or rdjson. Only added lines
     are touched."""

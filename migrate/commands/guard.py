@@ -25,9 +25,6 @@ def guarded(fn):
     """The one guard of every command: its body run with SIGINT/SIGTERM as Interrupted, a UsageError (any of
     migrate.errors' kinds: a broken pack, a missing engine, a bad benchmark file are UsageErrors too) mapped to its
     exit status with its message, and any other exception reported as an internal error (exit status 2)."""
-    if isinstance(fn, type):  # the old form guarded(ErrorClass, ...): every such class is a UsageError now
-        return guarded
-
     @functools.wraps(fn)
     def wrapper(*args, **kw):
         with as_exception():

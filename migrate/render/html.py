@@ -13,6 +13,7 @@ from migrate.render.bench import machine, number
 from migrate.render import chart, highlight
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
+from migrate.render import kernels_report
 
 DIFF_LINES = 20_000
 OPEN_LINES = 300  # diffs of fewer lines than this in all are shown open
@@ -210,6 +211,8 @@ def render(report: Report) -> str:
     if report.build is not None:
         parts.append(build(report.build))
     parts.append(performance(report))
+    if report.kernels is not None:
+        parts.append(kernels_report.html(report.kernels, report.comparison))
     if report.migration is not None and report.migration.diffs:
         parts.append(diffs(report.migration))
     style = CSS + highlight.css()

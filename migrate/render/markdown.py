@@ -9,6 +9,7 @@ from __future__ import annotations
 from migrate.render.bench import number
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
+from migrate.render import kernels_report
 
 GITHUB_LIMIT = 65_536
 LIMIT = GITHUB_LIMIT - 1_536  # room for the closing notes
@@ -192,6 +193,8 @@ def render(report: Report, limit: int = LIMIT) -> str:
     if report.build is not None:
         build(w, report.build)
     performance(w, report)
+    if report.kernels is not None:
+        kernels_report.markdown(w, report.kernels, report.comparison)
     if report.migration is not None:
         diffs(w, report.migration)
     w.add(f"<sub>hipmigrate · {report.created}"

@@ -8,6 +8,7 @@ from migrate import __version__
 from migrate.render.bench import compare_dict
 from migrate.effort import FileEffort
 from migrate.report.model import BenchRun, Build, Migration, Report, Stored
+from migrate.render import kernels_report
 
 FORMAT = "hipmigrate-report"
 VERSION = 1
@@ -82,6 +83,7 @@ def as_dict(report: Report) -> dict:
         "build": build(report.build) if report.build else None,
         "bench_runs": [bench_run(r) for r in report.bench_runs],
         "comparison": compare_dict(report.comparison) if report.comparison is not None else None,
+        "kernels": kernels_report.json_dict(report.kernels, report.comparison) if report.kernels is not None else None,
     }
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from migrate.verify import diagnostics
 from migrate.model import RuleKind, Severity
+from migrate.kernels import findings as kernel_findings
 from migrate.render import sarif
 from migrate.report.model import Report
 
@@ -44,7 +45,7 @@ def build_causes() -> list[BuildCause]:
 def rules_for(codes: set[str]) -> list:
     from migrate.check.report import rules_for as registry_rules
 
-    causes = [c for c in build_causes() if c.code in codes]
+    causes = [c for c in build_causes() + list(kernel_findings.CODES) if c.code in codes]
     return causes + registry_rules(codes - {c.code for c in causes})
 
 

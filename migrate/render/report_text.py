@@ -7,6 +7,7 @@ from rich.table import Table
 from migrate.render.bench import number, render_compare_text
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
+from migrate.render import kernels_report
 
 LIMIT = 50
 
@@ -110,3 +111,5 @@ def render(report: Report, console: Console) -> None:
         console.print(t)
     if report.comparison is not None:
         render_compare_text(report.comparison, console)
+    if report.kernels is not None:
+        kernels_report.text(report.kernels, report.comparison, console)

@@ -1,5 +1,5 @@
-"""Read DST/.hipmigrate/ (run.json, build.json: the report model's state; bench/*.json: results files of `hipmigrate
-bench`) into a `Report`.
+"""Read DST/.hipmigrate/ (run.json, build.json: the report model's state; kernels.json: the kernel diff of `build
+--kernels`; bench/*.json: results files of `hipmigrate bench`) into a `Report`.
 
 Each part is optional: a tree `build` never checked has no build section. A state file that exists but cannot
 be read (not JSON, another format or version) is named in `Report.problems` and its section left out; a tree with
@@ -16,6 +16,7 @@ from migrate.bench.config import BenchError
 from migrate.bench.fingerprint import machine
 from migrate.bench.stats import summarize
 from migrate.errors import UsageError
+from migrate.kernels import state as kernels_state
 from migrate.report import state
 from migrate.report.model import BenchRow, BenchRun, Report
 from migrate.report.state import BENCH_DIR, BUILD_FILE, RUN_FILE, STATE, StateError
@@ -51,13 +52,14 @@ def load(root: Path, comparison=None, created: str | None = None) -> Report:
     problems: list[str] = []
     run = _read(folder / RUN_FILE, state.migration, problems, root)
     built = _read(folder / BUILD_FILE, state.build, problems, root)
+    kernels = _read(folder / kernels_state.FILE, kernels_state.from_dict, problems, root)
     runs = []
     for path in sorted((folder / BENCH_DIR).glob("*.json")):
         try:
             runs.append(bench_run(path, root))
         except BenchError as exc:
             problems.append(str(exc).replace(str(root) + "/", ""))
-    if run is None and built is None and not runs and comparison is None and not problems:
+    if run is None and built is None and kernels is None and not runs and comparison is None and not problems:
         raise UsageError(f"{root}: {STATE}/ holds no {RUN_FILE}, {BUILD_FILE} or {BENCH_DIR}/*.json to report on")
     created = created or datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    return Report(str(root), created, run, built, tuple(runs), comparison, tuple(problems))
+    return Report(str(root), created, run, built, tuple(runs), comparison, tuple(problems), kernels)

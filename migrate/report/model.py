@@ -3,7 +3,7 @@
 back from there by `hipmigrate report` (migrate.report.load).
 
 `Report` has a part per stage: `migration` (run, scan, diff), `build`, `bench_runs` and `comparison`, and
-`kernels` (per-kernel resources and times: a tuple of that part's records, empty until it is measured).
+`kernels` (the per-kernel diff of `build --kernels`, None until it is made).
 """
 from __future__ import annotations
 
@@ -204,9 +204,10 @@ class Report:
     bench_runs: tuple[BenchRun, ...]
     comparison: object | None  # migrate.stages.bench.CompareResult, with --bench
     problems: tuple[str, ...]  # state files that could not be read, said once each
-    kernels: tuple = ()  # per-kernel resources and times (migrate.kernels), when measured
+    kernels: object | None = None  # migrate.kernels.model.KernelDiff, from kernels.json (`build --kernels`)
 
     @property
     def findings(self) -> tuple[Stored, ...]:
         """What code scanning gets: the migration's findings but plain conversions, then the build's."""
-        return (self.migration.findings if self.migration else ()) + (self.build.findings if self.build else ())
+        kernels = tuple(Stored(f, f.fingerprint) for f in self.kernels.findings) if self.kernels else ()
+        return (self.migration.findings if self.migration else ()) + (self.build.findings if self.build else ()) + kernels

@@ -98,6 +98,18 @@ class Finding:
         return digest.hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class AsmSite:
+    """One inline-assembly statement: where it is, the PTX it uses, and the HIP counterparts known (migrate.cpp.ptx
+    lists them from the inline-PTX findings; the report model keeps them)."""
+
+    path: str
+    line: int
+    column: int
+    instructions: tuple[str, ...]
+    suggestions: tuple[tuple[str, str], ...]  # (item, HIP counterpart; "" when there is none)
+
+
 class FileStatus(enum.Enum):
     UNCHANGED = "unchanged"  # looked at, nothing to change
     MIGRATED = "migrated"  # content changed

@@ -8,9 +8,9 @@ findings (rule HAZ005) back into one `AsmSite` per asm statement, for `hipmigrat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from migrate.cpp import parse
+from migrate.model import AsmSite
 
 # Special registers (without the leading %) → the HIP expression to use instead.
 SPECIAL_REGISTERS: dict[str, str] = {
@@ -158,17 +158,6 @@ def describe(items: list[str]) -> str:
     shown = [f"{item} → {hip}" if hip else f"{item} has no HIP counterpart" for item, hip in hints(items)]
     used = ", ".join(items) if items else "no instruction this tool recognises"
     return f"inline PTX does not compile for AMD GPUs: it uses {used}" + (f" ({'; '.join(shown)})" if shown else "")
-
-
-@dataclass(frozen=True)
-class AsmSite:
-    """One inline-assembly statement: where it is, the PTX it uses, and the HIP counterparts known."""
-
-    path: str
-    line: int
-    column: int
-    instructions: tuple[str, ...]
-    suggestions: tuple[tuple[str, str], ...]  # (item, HIP counterpart; "" when there is none)
 
 
 def statement_text(source: str) -> str:

@@ -10,7 +10,7 @@ from migrate import effort as effort_model
 from migrate.cpp import ptx
 from migrate.linediff import LineDiff
 from migrate.model import BuildResult, MigrationResult, Severity
-from migrate.report.model import AsmSite, Build, FileDiff, FileEntry, Migration, Stored, UnitRow
+from migrate.report.model import Build, FileDiff, FileEntry, Migration, Stored, UnitRow
 from migrate.stages.report import CONVERSION, HAZARD, NOTE, UNSUPPORTED, WARNING, section
 from migrate.verify.diagnostics import error_key, first_error
 
@@ -24,11 +24,6 @@ def file_diffs(result: MigrationResult) -> dict[str, LineDiff]:
     """The line diff of every changed file, by path, in the result's order."""
     return {r.path: LineDiff(r.old, r.new) for r in result.files
             if r.old is not None and r.new is not None and r.old != r.new}
-
-
-def asm_sites(findings) -> tuple[AsmSite, ...]:
-    return tuple(AsmSite(s.path, s.line, s.column, tuple(s.instructions), tuple(s.suggestions))
-                 for s in ptx.listing(findings))
 
 
 def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
@@ -49,7 +44,7 @@ def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: b
         every, source=result.source, destination=result.destination, engine=result.engine.name,
         engine_version=result.engine.version, hip_version=result.hip_version,
         files=tuple(FileEntry(r.path, r.status.value) for r in result.files), lines=sum(r.lines for r in result.files),
-        estimate=effort_model.estimate(result, unsafe_fixes, diffs), inline_asm=asm_sites(result.findings),
+        estimate=effort_model.estimate(result, unsafe_fixes, diffs), inline_asm=tuple(ptx.listing(result.findings)),
         diffs=tuple(FileDiff(path, d.unified(path)) for path, d in diffs.items()) if with_diffs else ())
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
-from migrate.model import Finding, RuleKind
+from migrate.model import AsmSite, Finding, RuleKind
 
 
 @dataclass(frozen=True)
@@ -46,17 +46,6 @@ class FileDiff:
     @property
     def removed(self) -> int:
         return sum(1 for line in self.text.splitlines() if line.startswith("-") and not line.startswith("---"))
-
-
-@dataclass(frozen=True)
-class AsmSite:
-    """One inline-assembly statement: where, the PTX it uses, and the HIP counterpart of each (None: none)."""
-
-    path: str
-    line: int
-    column: int
-    instructions: tuple[str, ...]
-    suggestions: tuple[tuple[str, str], ...]  # (item, HIP counterpart; "" when there is none)
 
 
 @dataclass(frozen=True)

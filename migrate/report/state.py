@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 
 from migrate.effort import Effort, FileEffort
-from migrate.model import Applicability, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
-from migrate.report.model import AsmSite, Build, FileDiff, FileEntry, Migration, Stored, UnitRow
+from migrate.model import Applicability, AsmSite, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
+from migrate.report.model import Build, FileDiff, FileEntry, Migration, Stored, UnitRow
 
 STATE = ".hipmigrate"
 RUN_FILE = "run.json"

@@ -231,15 +231,21 @@ def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hip
     sys.exit(1 if result.failed else 0)
 
 
+def analysed(src: Path, kw: dict):
+    """SRC migrated in memory with the command's options: (the result, the options)."""
+    say_target(kw)
+    options = make_options(kw)
+    _, result = api.analyse(src, options, progress_factory(kw))
+    return result, options
+
+
 @main.command()
 @click.argument("src", type=click.Path(path_type=Path))
 @common
 @guard.guarded
 def diff(src: Path, **kw) -> None:
     """Print the unified diff of migrating SRC; write nothing."""
-    say_target(kw)
-    options = make_options(kw)
-    _, result = api.analyse(src, options, progress_factory(kw))
+    result, options = analysed(src, kw)
     if kw["output_format"] != "text":
         finish(result, api.migration_report(result, options), "diff", kw["output_format"])
     text = diff_render.unified(api.migration_report(result, options, with_diffs=True))
@@ -257,9 +263,7 @@ def diff(src: Path, **kw) -> None:
 @guard.guarded
 def scan(src: Path, **kw) -> None:
     """Report what migrating SRC would change and what is unsupported; write nothing."""
-    say_target(kw)
-    options = make_options(kw)
-    _, result = api.analyse(src, options, progress_factory(kw))
+    result, options = analysed(src, kw)
     finish(result, api.migration_report(result, options), "scan", kw["output_format"], statistics=kw["statistics"])
 
 

@@ -228,3 +228,17 @@ def test_a_profiled_run_without_a_trace_fails_with_the_reason(tmp_path, monkeypa
     assert [(r.status, r.message) for r in b.profile.runs] == [
         ("failed", "rocprofv3 wrote no kernel_trace.csv under trace")]
     assert "a profiled run 1: failed: rocprofv3 wrote no kernel_trace.csv under trace" in result.stdout
+
+
+def test_report_carries_the_kernel_comparison_and_follows_its_schema(tmp_path):
+    import jsonschema
+
+    from tests.test_report import SCHEMA, migrate
+
+    dst = migrate(tmp_path)
+    result = cli("report", dst, "--output-format", "json", "--bench", H200, H200_RUN2)
+    doc = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text())).validate(doc)
+    kernels_ = doc["comparison"]["kernels"]
+    assert len(kernels_) == 10 and {k["verdict"] for k in kernels_} == {"same"}
+    assert doc["comparison"]["kernels_only_base"] == {} and doc["comparison"]["kernels_only_candidate"] == {}

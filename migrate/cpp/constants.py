@@ -8,7 +8,7 @@ from typing import Callable
 import tree_sitter
 
 from migrate.cpp import parse
-from migrate.edits import decoded
+from migrate.edits import decoded, encoded
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "short": 2,
          "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2, "__nv_bfloat16": 2,
@@ -55,7 +55,7 @@ def value(node: tree_sitter.Node | None, lookup: Lookup | None = None) -> int | 
 
 def text_value(text: str, lookup: Lookup | None = None) -> int | None:
     """The value of an expression given as text (a #define's body, an argument)."""
-    tree = parse.parse_fragment(b"int v = " + text.strip().encode() + b";")
+    tree = parse.parse_fragment(b"int v = " + encoded(text.strip()) + b";")
     root = tree.root_node
     declarator = root.named_children[0].child_by_field_name("declarator") if root.named_child_count else None
     return value(declarator.child_by_field_name("value"), lookup) if declarator is not None else None

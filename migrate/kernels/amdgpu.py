@@ -16,11 +16,11 @@ The remarks do not name the target, so each compile has one. Only kernels have a
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from pathlib import Path
 
 from migrate import toolchain
+from migrate.kernels import compiling
 from migrate.kernels.model import Usage
 
 REMARK = re.compile(r"remark:\s+(Function Name|[A-Za-z][\w ]*?(?: \[[\w/]+\])?):\s*(\S+)\s*\[-Rpass-analysis=kernel-resource-usage\]")
@@ -55,14 +55,6 @@ def command(tc: toolchain.Toolchain, unit: Path, target: str, args: list[str], o
 def compile_unit(tc: toolchain.Toolchain, unit: Path, target: str, args: list[str]) -> tuple[list[Usage], str | None]:
     """(the kernels of `unit` for `target`, None) or ([], why it could not be compiled)."""
     with tempfile.TemporaryDirectory(prefix="hipmigrate-kernels-") as tmp:
-        cmd = command(tc, unit, target, args, Path(tmp) / "unit.o")
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
-                                  env=toolchain.build_env(tc, scratch=tmp), stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return [], "hipcc timed out after 900 s"
-    text = proc.stdout + proc.stderr
-    if proc.returncode != 0:
-        first = next((line for line in text.splitlines() if "error" in line), text.strip()[:300])
-        return [], f"hipcc failed: {first.strip()}"
-    return parse(text, target), None
+        text, why = compiling.output(command(tc, unit, target, args, Path(tmp) / "unit.o"), unit.parent,
+                                     toolchain.build_env(tc, scratch=tmp))
+    return (parse(text, target), None) if why is None else ([], why)

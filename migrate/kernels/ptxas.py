@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
+from migrate.kernels import compiling
 from migrate.kernels.model import Usage
 
 ENTRY = re.compile(r"Compiling entry function '([^']+)' for '(\w+)'")
@@ -60,14 +60,5 @@ def compile_unit(unit: Path, arch: str, args: list[str]) -> tuple[list[Usage], s
     if shutil.which("nvcc") is None:
         return [], "nvcc not found on PATH: the CUDA side needs the CUDA toolkit"
     with tempfile.TemporaryDirectory(prefix="hipmigrate-kernels-") as tmp:
-        cmd = command(unit, arch, args, Path(tmp) / "unit.o")
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
-                                  stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return [], "nvcc timed out after 900 s"
-    text = proc.stdout + proc.stderr
-    if proc.returncode != 0:
-        first = next((line for line in text.splitlines() if "error" in line), text.strip()[:300])
-        return [], f"nvcc failed: {first.strip()}"
-    return parse(text), None
+        text, why = compiling.output(command(unit, arch, args, Path(tmp) / "unit.o"), unit.parent)
+    return (parse(text), None) if why is None else ([], why)

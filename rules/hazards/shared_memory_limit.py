@@ -11,8 +11,8 @@ the shared-memory bank config calls) have no effect on AMD, where the L1/LDS spl
 """
 import re
 
-from migrate.cpp import parse
 from migrate.cpp.calls import arguments, call_of
+from migrate.cpp.constants import SIZES, text_value, value as constant
 from migrate.edits import decoded, encoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
@@ -28,48 +28,8 @@ CACHE_CONFIG = {"cudaDeviceSetCacheConfig", "cudaFuncSetCacheConfig", "cudaDevic
                 "cudaFuncSetSharedMemConfig", "cuCtxSetCacheConfig", "cuFuncSetCacheConfig", "cuCtxSetSharedMemConfig"}
 CACHE_CONFIG |= {"hip" + n[4:] for n in CACHE_CONFIG if n.startswith("cuda")}
 CACHE_CONFIG |= {"hip" + n[2:] for n in CACHE_CONFIG if n.startswith("cu") and not n.startswith("cuda")}
-SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1, "short": 2,
-         "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2, "__nv_bfloat16": 2,
-         "__hip_bfloat16": 2, "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
-         "half2": 4, "__half2": 4, "long long": 8, "unsigned long long": 8, "double": 8, "int64_t": 8,
-         "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float4": 16, "int4": 16, "uint4": 16,
-         "double2": 16, "float3": 12, "int3": 12, "double4": 32}
 MESSAGE_LDS = ("LDS (shared memory) is 64 KiB per workgroup on AMD CDNA: a kernel that needs more fails to launch; "
                "shrink the tile or split the work")
-
-
-def constant(node) -> int | None:
-    """The value of a constant integer expression of literals, + - * / << >> and sizeof(builtin type)."""
-    kind = node.type
-    if kind == "number_literal":
-        text = decoded(node.text).rstrip("uUlL").replace("'", "")
-        try:
-            return int(text, 0) if not (text.startswith("0") and text[1:].isdigit()) else int(text, 8)
-        except ValueError:
-            return None
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return constant(node.named_children[0])
-    if kind == "sizeof_expression":
-        inner = node.child_by_field_name("type")
-        return SIZES.get(" ".join(decoded(inner.text).split())) if inner is not None else None
-    if kind == "binary_expression":
-        left, right = constant(node.child_by_field_name("left")), constant(node.child_by_field_name("right"))
-        op = node.child_by_field_name("operator").type
-        if left is None or right is None:
-            return None
-        if op == "+":
-            return left + right
-        if op == "-":
-            return left - right
-        if op == "*":
-            return left * right
-        if op == "/" and right:
-            return left // right
-        if op == "<<" and 0 <= right < 64:
-            return left << right
-        if op == ">>" and 0 <= right < 64:
-            return left >> right
-    return None
 
 
 def named_constant(data: bytes, name: str) -> int | None:
@@ -78,13 +38,7 @@ def named_constant(data: bytes, name: str) -> int | None:
     n = re.escape(encoded(name))
     m = (re.search(rb"\b(?:constexpr|const)\b[^;={}()]*\b" + n + rb"\s*=\s*([^;{}]+);", data)
          or re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + n + rb"[ \t]+([^\n]+)$", data, re.M))
-    if m is None:
-        return None
-    tree = parse.parse_fragment(b"int v = " + m.group(1).strip() + b";")
-    declarator = tree.root_node.named_children[0].child_by_field_name("declarator") \
-        if tree.root_node.named_child_count else None
-    value = declarator.child_by_field_name("value") if declarator is not None else None
-    return constant(value) if value is not None else None
+    return text_value(decoded(m.group(1))) if m else None
 
 
 class SharedMemoryLimit(HazardRule):

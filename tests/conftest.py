@@ -1,24 +1,24 @@
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from migrate.cpp import hipify_perl
+from tests.marks import FIXTURE_MARKS, REQUIRE_TOOLS, RUNNING, check_mark, missing, need_tool, need_torch  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIRE_TOOLS = os.environ.get("HIPMIGRATE_REQUIRE_TOOLS") == "1"  # set by .ci/run: a missing tool fails
 
 
-def need_tool(name: str) -> str:
-    """Path of an external tool; skip without it, except in CI where its absence is a failure."""
-    path = str(hipify_perl.find() or "") if name == "hipify-perl" else shutil.which(name)
-    if not path:
-        if REQUIRE_TOOLS:
-            pytest.fail(f"{name} is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1) but was not found: "
-                        "run scripts/install-toolchain")
-        pytest.skip(f"{name} not installed (scripts/install-toolchain installs it)")
-    return path
+def pytest_collection_modifyitems(items):
+    """A test that uses a tool's fixture gets the tool's mark (tests/marks.py)."""
+    for item in items:
+        for fixture in FIXTURE_MARKS.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(FIXTURE_MARKS[fixture])
+
+
+@pytest.fixture(autouse=True)
+def _marks_of_the_running_test(request):
+    RUNNING.update(test=request.node.nodeid, marks=frozenset(m.name for m in request.node.iter_markers()))
+    yield
+    RUNNING.update(test="", marks=frozenset())
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -41,12 +41,10 @@ def hipcc64() -> str:
     """The HIP 6.4 toolchain's hipcc (scripts/install-toolchain puts it in a Debian sid root)."""
     from migrate import toolchain
 
+    check_mark("hipcc")
     path = toolchain.TOOLCHAIN / "hip-6.4" / "bin" / "hipcc"
     if not path.is_file():
-        if REQUIRE_TOOLS:
-            pytest.fail(f"the HIP 6.4 toolchain is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1) but {path} is missing: "
-                        "run scripts/install-toolchain")
-        pytest.skip(f"no HIP 6.4 toolchain at {path} (scripts/install-toolchain installs it)")
+        missing(f"the HIP 6.4 toolchain ({path})", "scripts/install-toolchain")
     return str(path)
 
 

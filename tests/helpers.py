@@ -35,7 +35,10 @@ def cli_json(*args: str) -> tuple[int, dict]:
 
 
 def git(root: Path, *args: str) -> str:
-    out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True,
+    """git in `root` (the test must be marked @pytest.mark.git)."""
+    from tests.marks import need_tool
+
+    out = subprocess.run([need_tool("git"), "-C", str(root), *args], capture_output=True, text=True, check=True,
                          env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
                               "HOME": str(root), "PATH": "/usr/bin:/bin"})

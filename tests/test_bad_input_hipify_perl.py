@@ -6,6 +6,8 @@ from migrate.registry import default_registry
 from tests.conftest import need_tool
 from tests.helpers import cli_json, read_tree, write_tree
 
+pytestmark = pytest.mark.hipify_perl
+
 CALL = b"void f(float** p) { cudaMalloc(p, 4); }\n"
 SOURCES = {
     "blob.cu": b"\x7fELF\x02\x01\x01\x00\x00cudaMalloc\x00\xff\xfe",

@@ -280,6 +280,7 @@ def test_fingerprint_reports_only_what_tools_report(tmp_path, monkeypatch):
     assert fp.host == os.uname().nodename
 
 
+@pytest.mark.git
 def test_fingerprint_reads_the_git_commit(tmp_path):
     repo = git_repo(tmp_path / "repo", {"a.txt": "a\n"})
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()

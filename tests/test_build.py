@@ -40,6 +40,7 @@ def test_broken_project_findings_at_the_original_lines_with_causes(tmp_path, hip
     ("5.2", "hipcc", ["gfx90a", "gfx940"]),  # Debian's HIP 5.2: MI200 and the first MI300 target
     ("6.4", "hipcc64", ["gfx942"]),  # HIP 6.4 (clang 21): MI300X
 ])
+@pytest.mark.hipcc
 def test_clean_tree_builds_for_the_default_targets_of_the_release_it_was_migrated_for(tmp_path, request, version,
                                                                                         hipcc_of, targets):
     hipcc = request.getfixturevalue(hipcc_of)

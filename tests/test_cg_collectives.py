@@ -14,6 +14,7 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "cg"
     ("6.4", "hipcc64", ("gfx942", "gfx950", "gfx1100", "gfx1201")),
     ("5.2", "hipcc", ("gfx90a",)),
 ])
+@pytest.mark.hipcc
 def test_collectives_compile_for_wave64_and_wave32(tmp_path, request, version, fixture, targets):
     request.getfixturevalue(fixture)
     out = tmp_path / "hip"

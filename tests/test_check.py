@@ -10,6 +10,8 @@ import pytest
 
 from tests.helpers import cli, git, git_repo, write_tree
 
+pytestmark = pytest.mark.git  # every test here runs git (tests/helpers.py: git_repo)
+
 PYPROJECT = '[project]\nname = "demo"\nversion = "1.0"\n\n[tool.hipmigrate]\nhip-version = "6.2"\n'
 BASE_CU = "#include <cstdio>\n\nvoid legacy(float* p) { cudaFree(p); }\n"
 BASE_PY = "import torch\n\n\ndef main():\n    return torch.zeros(3)\n"

@@ -14,6 +14,8 @@ from migrate.check.cache import FORMAT
 from tests.helpers import cli, git_repo, write_tree
 from tests.test_check import PYPROJECT
 
+pytestmark = pytest.mark.git  # every test here runs git (tests/helpers.py: git_repo)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

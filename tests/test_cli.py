@@ -166,6 +166,7 @@ def test_usage_errors_exit_2(tmp_path):
     assert bad_version.exit_code == 2 and "give major.minor" in bad_version.stderr
 
 
+@pytest.mark.git
 def test_in_place_refuses_dirty_tree_and_migrates_clean_one(tmp_path):
     repo = git_repo(tmp_path / "repo", {"k.cu": KERNEL, "notes.txt": "x\n"})
     (repo / "notes.txt").write_text("changed\n")
@@ -179,6 +180,7 @@ def test_in_place_refuses_dirty_tree_and_migrates_clean_one(tmp_path):
     assert git(repo, "status", "--porcelain") == " M k.cu\n"
 
 
+@pytest.mark.git
 def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
     repo = git_repo(tmp_path / "repo", {"k.cu": KERNEL, ".gitignore": "*.log\n"})
     (repo / "run.log").write_text("cudaMalloc log\n")
@@ -186,6 +188,7 @@ def test_gitignore_of_a_git_repository_is_honoured(tmp_path):
     assert sorted(read_tree(tmp_path / "out")) == [".gitignore", ".hipmigrate/run.json", "k.cu"]
 
 
+@pytest.mark.git
 def test_a_folder_the_surrounding_repository_ignores_is_still_migrated(tmp_path):
     """SRC under a repository that ignores it (a vendored copy, a package inside a git-managed ~/.pyenv): the
     user asked for that folder, so only its own .gitignore files count."""

@@ -48,7 +48,7 @@ def test_every_pack_row_names_what_miopen_declares(tmp_path, hipcc64):
 
 def cudnn_names() -> set[str]:
     if not (CUDNN_INCLUDE / "cudnn.h").is_file():
-        need_tool("a cuDNN at " + str(CUDNN_INCLUDE))  # skips (fails in CI): scripts/install-toolchain unpacks it
+        need_tool("a cuDNN at " + str(CUDNN_INCLUDE), mark="nvcc")  # skips (fails in CI): scripts/install-toolchain unpacks it
     names = set()
     for header in CUDNN_HEADERS:
         text = re.sub(r"/\*.*?\*/|//[^\n]*", "", (CUDNN_INCLUDE / header).read_text(), flags=re.S)
@@ -56,6 +56,7 @@ def cudnn_names() -> set[str]:
     return names
 
 
+@pytest.mark.nvcc
 def test_every_cudnn_name_is_mapped_rewritten_or_given_a_concept():
     """Every name cuDNN 9.28's headers declare has a row, a rule that rewrites it, or a MIOpen concept of its own
     (never the generic 'port it by hand')."""
@@ -174,6 +175,7 @@ def test_the_find_step_block_is_written_once(tmp_path):
     assert again == first and first.count(cudnn_find.MARKER + ":") == 2  # its opening line and its end
 
 
+@pytest.mark.nvcc
 def test_the_other_families_migrate_and_build(tmp_path, hipcc64):
     """tests/fixtures/cudnn/layers.cu (pooling, activation, softmax, batch normalization, LRN, dropout, tensor
     operations and reductions, N-d and NHWC descriptors) compiles with nvcc against cuDNN 9.28; migrated, it

@@ -4,12 +4,15 @@ hipmigrate's answer is right. (`python benchmarks/differential.py` prints the sa
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import need_tool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import differential  # noqa: E402
 
 
+@pytest.mark.hipify_perl
 def test_engines_agree_or_disagree_for_a_stated_reason(tmp_path):
     need_tool("hipify-perl")
     root = differential.corpus_with_samples(tmp_path, files=200, lines=100_000)

@@ -130,6 +130,7 @@ def outcome(case, hipcc: str, hipcc64: str) -> tuple[str, dict[str, str | None],
         return name, errors, warned
 
 
+@pytest.mark.nvcc
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
 def test_example_units_build_for_amd_with_hip_5_2_and_6_4(rule, hipcc, hipcc64):
     need_tool("nvcc")

@@ -18,6 +18,7 @@ from migrate import api
 from migrate.fixing import allowed
 from migrate.options import Options
 from migrate.stages.report import fixes_by_rule
+from tests.conftest import need_torch
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "pytorch_fused_ops"
 
@@ -118,8 +119,9 @@ print(fused_ops.__version__, ok_ln, ok_xent, w.abs().max().item() < 0.1, _runtim
 """
 
 
+@pytest.mark.torch
 def test_migrated_package_imports_and_runs_with_cpu_torch():
-    pytest.importorskip("torch")
+    need_torch()
     proc = subprocess.run([sys.executable, "-c", RUN, str(SAMPLE / "expected")], capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -43,6 +43,7 @@ def _as_user(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+@pytest.mark.git
 @pytest.mark.parametrize("in_git", [False, True])
 def test_an_unreadable_folder_is_reported_by_run_and_scan(tmp_path, in_git):
     files = {"ok.cu": CALL, "sub/a.cu": CALL}
@@ -96,6 +97,7 @@ def test_the_source_file_is_never_its_own_output(tmp_path, force):
     assert src.read_text() == CALL
 
 
+@pytest.mark.git
 def test_one_file_migrates_in_place_in_a_clean_work_tree(tmp_path):
     repo = git_repo(tmp_path / "repo", {"k.cu": CALL, "other.cu": CALL})
     assert cli("run", repo / "k.cu", "--in-place", "--hip-version", "6.2").exit_code == 0
@@ -174,6 +176,7 @@ def test_doctor_checks_hipify_perl():
     assert checks.run(amd_machine(), ("gfx90a",)).summary.can_build  # information only: building is not blocked
 
 
+@pytest.mark.hipify_perl
 def test_real_doctor_names_the_hipify_perl_it_would_run(hipcc):
     from migrate.cpp import hipify_perl
     from tests.conftest import need_tool

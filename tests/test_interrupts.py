@@ -56,6 +56,7 @@ def test_an_interrupt_while_the_tree_is_written_leaves_no_output_and_no_staging(
     assert list((tmp_path / "empty").iterdir()) == [] and _leftovers(tmp_path) == []
 
 
+@pytest.mark.git
 @pytest.mark.parametrize("signum,status,name", SIGNALS)
 def test_an_interrupted_in_place_run_resumes(tmp_path, monkeypatch, signum, status, name):
     repo = git_repo(tmp_path / "repo", _sources(4))

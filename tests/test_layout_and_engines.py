@@ -1,5 +1,7 @@
 """Line layout that once changed code silently (a // comment continued by a backslash, lone-CR line endings,
 bytes that are not UTF-8 in a build file), and hipify-perl's output made stable (byte-order mark, idempotence)."""
+import pytest
+
 from migrate.toolchain import TOOLCHAIN
 from tests.conftest import need_tool
 from tests.helpers import cli, cli_json, write_tree
@@ -48,6 +50,7 @@ def test_latin1_bytes_in_a_cmake_flag_string_stay_and_the_flags_beside_them_migr
         b'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -Dcaf\xe9 -ffast-math")\n'
 
 
+@pytest.mark.hipify_perl
 def test_hipify_perl_keeps_the_byte_order_mark_first_and_a_rerun_changes_nothing(tmp_path):
     need_tool("hipify-perl")
     data = (b"\xef\xbb\xbf__constant__ float c[4];\r\n__global__ void k() {}\r\n"

@@ -199,6 +199,7 @@ app: $(OBJS)
 """
 
 
+@pytest.mark.hipcc
 def test_relocatable_device_code_project_builds_with_make(tmp_path):
     """Separate compilation (-rdc=true): the migrated link line needs -fgpu-rdc, without which clang's link
     fails with `undefined reference to __hip_fatbin`."""
@@ -239,6 +240,7 @@ def test_sample_makefile_is_migrated(name, tmp_path):
     assert [r.path for r in result.changed if r.path == "Makefile"] == []
 
 
+@pytest.mark.hipcc
 @pytest.mark.parametrize("name", SAMPLES)
 def test_migrated_sample_builds_with_make(name, tmp_path):
     """make runs the migrated Makefile with hipcc for AMD, compiling and linking; extra headers come in through

@@ -89,6 +89,7 @@ def declared_names(include_dir: Path) -> set[str]:
     return names
 
 
+@pytest.mark.hipcc
 @pytest.mark.parametrize("which", ["hipcc", "hipcc64"])
 def test_runtime_names_against_installed_hip_headers(request, which):
     """A runtime row whose `since` is at or below an installed HIP (Debian's 5.2, and 6.4 in its root) must name

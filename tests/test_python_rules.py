@@ -18,6 +18,7 @@ from migrate.packs import default_packs
 from migrate.registry import default_registry
 from migrate.rule import Invalid
 from migrate.testing import run_example
+from tests.conftest import need_torch
 from tests.helpers import write_tree
 
 TRAIN = '''\
@@ -238,7 +239,9 @@ def test_setup_py_hip_extension_and_nvcc_flags_in_one_pass(tmp_path):
     assert second.status is FileStatus.UNCHANGED
 
 
+@pytest.mark.torch
 def test_utility_module_migrates_and_imports(tmp_path):
+    need_torch()
     result = analyse(tmp_path / "src", {"utils.py": UTILS})["utils.py"]
     assert result.new.decode() == UTILS_MIGRATED
     assert [(f.code, f.span.line) for f in result.findings] == [("PY003", 18), ("PY003", 20), ("PY005", 3),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from migrate.cpp.hipify_perl import TOOLCHAIN
-from tests.conftest import need_tool
+from tests.conftest import need_tool, need_torch
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "pytorch_ddp"
 IMPORT_AND_RUN = """
@@ -23,8 +23,9 @@ print(sorted(n for n in ("main", "parse_args", "scale_bias", "log_gpus") if hasa
 """
 
 
+@pytest.mark.torch
 def test_migrated_training_script_imports_with_torch():
-    pytest.importorskip("torch")
+    need_torch()
     proc = subprocess.run([sys.executable, "-c", IMPORT_AND_RUN, str(SAMPLE / "expected" / "train.py")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -41,6 +42,7 @@ def test_what_pytorch_on_rocm_needs_is_kept():
     assert "CUDAExtension(" in setup and '"nvcc": NVCC_FLAGS' in setup
 
 
+@pytest.mark.nvcc
 def test_original_kernel_compiles_with_nvcc(tmp_path):
     nvcc = need_tool("nvcc")
     source = SAMPLE / "src" / "csrc" / "scale_bias.cu"

@@ -9,6 +9,7 @@ import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 
 from tests.conftest import need_tool
 from tests.helpers import cli
@@ -78,6 +79,7 @@ def chromium(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           cwd=cwd)
 
 
+@pytest.mark.browser
 def test_chromium_renders_the_summary(dst, tmp_path):  # noqa: F811
     page = tmp_path / "report.html"
     assert cli("report", dst, "--output-format", "html", "-o", page, "--bench", *BENCH).exit_code == 0
@@ -102,6 +104,7 @@ def test_chromium_renders_the_summary(dst, tmp_path):  # noqa: F811
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a rendered page, not a blank one
 
 
+@pytest.mark.browser
 def test_the_first_screen_shows_the_blockers(dst, tmp_path):  # noqa: F811
     """In a 1280x800 window the blockers table is on the first screen, open: what stops the build, by cause, with a
     shared diagnostic once. A copy of the page gets a line of script that writes where the table ends into the

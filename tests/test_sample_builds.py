@@ -27,6 +27,7 @@ HIP_LIBDIR = TOOLCHAIN / "lib"
 SAMPLES_52 = [s for s in SAMPLES if golden_release(s) == "5.2"]  # the others need a newer HIP (tests/helpers.py)
 
 
+@pytest.mark.nvcc
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_original_compiles_with_nvcc(sample, tmp_path):
     nvcc = need_tool("nvcc")
@@ -91,6 +92,8 @@ def test_migrated_for_hip_6_4_builds_for_mi300_mi350_and_rdna3(sample, tmp_path,
         assert "Shared library: [libMIOpen.so.1]" in dynamic and "[libamdhip64.so.6]" in dynamic, dynamic
 
 
+@pytest.mark.hipcc
+@pytest.mark.torch
 @pytest.mark.parametrize("version, targets", [("5.2", ("gfx90a",)), ("6.4", AMD_TARGETS_64)])
 def test_pytorch_extension_units_compile_with_torchs_headers(tmp_path, request, version, targets):
     """The DDP sample's extension: the binding file (torch/extension.h) is compiled once as host C++ with torch's

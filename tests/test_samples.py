@@ -9,7 +9,7 @@ import pytest
 from migrate import api
 from migrate.cpp import hipify_perl
 from migrate.options import Options
-from tests.compile import compile_unit
+from tests.compile import compile_unit, torch_extension_unit
 from tests.helpers import golden_release, read_tree
 
 SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "samples").glob("*/src"))
@@ -18,6 +18,15 @@ SAMPLES = sorted(p.parent for p in (Path(__file__).resolve().parent.parent / "sa
 def options(sample: Path, **more) -> Options:
     """Each golden tree is migrated for its sample's release (tests/helpers.py: golden_release)."""
     return Options(hip_version=golden_release(sample), **more)
+
+
+def uses_torch(sample: Path) -> bool:
+    """A PyTorch extension unit in the sample: compiling it needs torch's headers (tests/compile.py)."""
+    return any(torch_extension_unit(p) for p in (sample / "src").rglob("*.cpp"))
+
+
+# the samples as compile checks: those with a PyTorch extension unit also need torch
+COMPILED = [pytest.param(s, id=s.name, marks=[pytest.mark.torch] if uses_torch(s) else []) for s in SAMPLES]
 
 
 def compiler(sample: Path, request) -> tuple[str, str]:
@@ -56,7 +65,8 @@ def test_golden_is_idempotent(sample):
     assert [r.path for r in result.changed] == []
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.hipcc
+@pytest.mark.parametrize("sample", COMPILED)
 def test_golden_compiles_for_amd(sample, request, tmp_path):
     hipcc, target = compiler(sample, request)
     sources = sorted(p for p in (sample / "expected").rglob("*") if p.suffix in (".cu", ".cpp", ".hip"))
@@ -66,7 +76,8 @@ def test_golden_compiles_for_amd(sample, request, tmp_path):
         assert proc.returncode == 0, f"{source}:\n{proc.stderr[-4000:]}"
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.hipcc
+@pytest.mark.parametrize("sample", COMPILED)
 def test_hipify_perl_engine_with_the_same_post_rules_builds_for_amd(sample, hipify, request, tmp_path):
     """hipify-perl translates, then the same C++ rules run: the HIP 5.2 fallbacks make its output build
     with Debian 12's hipcc, which hipify-perl's own output (with __shfl_down_sync) would not."""

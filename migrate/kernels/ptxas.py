@@ -52,7 +52,8 @@ def parse(output: str) -> list[Usage]:
 
 
 def command(unit: Path, arch: str, args: list[str], output: Path) -> list[str]:
-    return ["nvcc", "-c", "--resource-usage", f"-arch={arch}", *args, str(unit), "-o", str(output)]
+    language = [] if unit.suffix == ".cu" else ["-x", "cu"]  # a .cpp unit with kernels, as its project builds it
+    return ["nvcc", "-c", "--resource-usage", f"-arch={arch}", *args, *language, str(unit), "-o", str(output)]
 
 
 def compile_unit(unit: Path, arch: str, args: list[str]) -> tuple[list[Usage], str | None]:

@@ -202,6 +202,16 @@ def test_unreadable_state_is_named_and_the_rest_reported(dst, tmp_path):
                                     "name enclosed in double quotes")
 
 
+def test_state_of_an_older_hipmigrate_is_named_with_what_to_run(dst, tmp_path):
+    copy = tmp_path / "dst"
+    shutil.copytree(dst, copy)
+    (copy / ".hipmigrate" / "run.json").write_text('{"schema": 1, "command": "run", "summary": {}}')
+    r = load.load(copy)
+    assert r.migration is None and r.build is not None
+    assert r.problems == (".hipmigrate/run.json: written by an older hipmigrate (schema 1), not the migration record "
+                          "of version 2 that this hipmigrate reads; run `hipmigrate run` again to write it",)
+
+
 def test_markdown_fits_a_pull_request_comment(dst):
     r = load.load(dst)
     m = r.migration

@@ -35,10 +35,10 @@ def _read(path: Path, parse, problems: list[str], root: Path):
     rel = path.relative_to(root).as_posix()
     try:
         return parse(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        problems.append(f"{rel}: cannot be read: {exc}")
     except StateError as exc:
         problems.append(f"{rel}: {exc}")
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        problems.append(f"{rel}: cannot be read: {exc}")
     except (KeyError, TypeError) as exc:
         problems.append(f"{rel}: a field is missing or of the wrong type: {exc}")
     return None

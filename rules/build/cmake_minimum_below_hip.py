@@ -12,7 +12,7 @@ multiarch distros"); ROCm's own /opt/rocm layout works from 3.21.
 """
 import re
 
-from migrate.buildfiles.cmake_helpers import needs_hip_language
+from migrate.buildfiles.cmake_sources import needs_hip_language
 from migrate.model import Edit
 from migrate.rule import CMakeRule, Invalid, Valid
 

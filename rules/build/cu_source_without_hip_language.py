@@ -14,8 +14,10 @@ A file with a `project()` that enables neither CUDA nor HIP (FindCUDA projects b
 the CUDA language) also gets `enable_language(HIP)` after its `project()`: a source cannot be HIP unless
 the language is enabled. A glob that mixes `.cu` with other patterns is reported for a hand edit.
 """
-from migrate.buildfiles.cmake_helpers import (SOURCE_COMMANDS, VARIABLE_REF, enabled_languages, hip_language_sources,
-                                         insert_after, is_cu_source, source_args)
+from migrate.buildfiles.cmake_edits import insert_after
+from migrate.buildfiles.cmake_libraries import VARIABLE_REF
+from migrate.buildfiles.cmake_sources import (SOURCE_COMMANDS, enabled_languages, hip_language_sources, is_cu_source,
+                                              source_args)
 from migrate.model import Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -10,7 +10,8 @@ AMD targets in that variable.
 """
 import re
 
-from migrate.buildfiles.cmake_helpers import amd_architectures, delete_args
+from migrate.buildfiles.cmake_edits import delete_args
+from migrate.buildfiles.cmake_sources import amd_architectures
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

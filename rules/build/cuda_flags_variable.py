@@ -12,7 +12,8 @@ a warning that says what is lost.
 """
 import re
 
-from migrate.buildfiles.cmake_helpers import Word, Words, rewrite_options, split_words
+from migrate.buildfiles.cmake_options import Words, rewrite_options, split_words
+from migrate.buildfiles.make import Word
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -28,7 +28,7 @@ compiler: it adds `-x hip` and `--offload-arch` to every C++ source of the targe
 target's plain C++ files under g++. `hip::host` (include paths, `__HIP_PLATFORM_AMD__`, libamdhip64) is what
 C++ sources calling the HIP runtime need, as `CUDA::cudart` was.
 """
-from migrate.buildfiles.cmake_helpers import NAMESPACED, hip_library
+from migrate.buildfiles.cmake_libraries import NAMESPACED, hip_library
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

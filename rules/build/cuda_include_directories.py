@@ -3,7 +3,7 @@
 FindCUDA is gone from CMake 3.27, and with the `.cu` files compiled as HIP by CMake's own HIP language,
 `include_directories(...)` (which applies to every language of the directory's targets) does the same job.
 """
-from migrate.buildfiles.cmake_helpers import name_span
+from migrate.buildfiles.cmake_edits import name_span
 from migrate.model import Edit
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -6,7 +6,7 @@ becomes HIP in the language lists (`CXX,CUDA` -> `CXX,HIP`), and NVIDIA becomes 
 lists (CMake identifies ROCm's and Debian's HIP compiler as Clang). Compile- and link-option commands are
 left to BLD009, which also translates the nvcc options those expressions guard.
 """
-from migrate.buildfiles.cmake_helpers import OPTION_COMMANDS, language_expression_edits
+from migrate.buildfiles.cmake_options import OPTION_COMMANDS, language_expression_edits
 
 from migrate.rule import CMakeRule, Invalid, Valid
 

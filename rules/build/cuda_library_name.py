@@ -9,7 +9,7 @@ the HIP imported target (`${CUDA_LIBRARIES}` -> `hip::host`, `${CUDA_CUBLAS_LIBR
 `roc::hipblas`, ...), whose package BLD002 adds next to the rewritten `find_package(CUDA)`. Variables of
 libraries with no HIP counterpart (CUPTI, NVTX) are reported without a fix.
 """
-from migrate.buildfiles.cmake_helpers import LIBRARY_NAMES, VARIABLE_REF, variable_library
+from migrate.buildfiles.cmake_libraries import LIBRARY_NAMES, VARIABLE_REF, variable_library
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

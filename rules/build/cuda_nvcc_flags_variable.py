@@ -13,7 +13,7 @@ flags built from other variables) are reported with the translation for a hand e
 """
 import re
 
-from migrate.buildfiles.cmake_helpers import delete_command
+from migrate.buildfiles.cmake_edits import delete_command
 from migrate.buildfiles.nvcc_options import translate_options
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid

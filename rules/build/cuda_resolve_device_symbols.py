@@ -7,7 +7,7 @@ CMake's HIP language adds). A static library therefore cannot resolve its device
 target that links it does. The property is ignored for HIP targets, so the setting only needs a look (and
 can be removed); reported as a warning without a fix.
 """
-from migrate.buildfiles.cmake_helpers import property_settings
+from migrate.buildfiles.cmake_sources import property_settings
 from migrate.model import Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -5,7 +5,8 @@ HIP's runtime is always the shared libamdhip64 (there is no static HIP runtime t
 language has no such setting, so the setting is removed: the command, or the property and its value when
 `set_target_properties` sets other properties too.
 """
-from migrate.buildfiles.cmake_helpers import delete_args, delete_command, property_settings
+from migrate.buildfiles.cmake_edits import delete_args, delete_command
+from migrate.buildfiles.cmake_sources import property_settings
 
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -12,7 +12,7 @@ language adds `--hip-link`). Whole-program compilation is clang's default and is
 so first check whether the project needs `extern __device__` symbols across files at all. Reported as a
 warning without a fix: which targets need it is a design choice.
 """
-from migrate.buildfiles.cmake_helpers import property_settings
+from migrate.buildfiles.cmake_sources import property_settings
 from migrate.model import Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -13,7 +13,7 @@ as FindCUDA used). The other FindCUDA commands (`cuda_compile`, `cuda_compile_pt
 `cuda_select_nvcc_arch_flags`, separable-compilation helpers ...) produce nvcc-specific objects or flags and
 are reported for a hand port.
 """
-from migrate.buildfiles.cmake_helpers import delete_args, insert_after, name_span
+from migrate.buildfiles.cmake_edits import delete_args, insert_after, name_span
 from migrate.buildfiles.nvcc_options import translate_option
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid

@@ -17,8 +17,9 @@ file whose project enables CUDA but neither C nor C++ also gets `enable_language
 Only the links of this file are seen: a library linked in a subdirectory's CMakeLists.txt needs its
 `find_package` there, or added by hand.
 """
-from migrate.buildfiles.cmake_helpers import (delete_command, enabled_languages, found_packages, indentation,
-                                         required_packages)
+from migrate.buildfiles.cmake_edits import delete_command, indentation
+from migrate.buildfiles.cmake_libraries import found_packages, required_packages
+from migrate.buildfiles.cmake_sources import enabled_languages
 from migrate.model import Edit
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -12,7 +12,7 @@ targets are BLD003's.
 """
 import re
 
-from migrate.buildfiles.cmake_helpers import delete_command
+from migrate.buildfiles.cmake_edits import delete_command
 from migrate.model import Edit
 from migrate.rule import CMakeRule, Invalid, Valid
 

@@ -10,8 +10,8 @@ plain arguments, from `;`-lists, from generator-expression payloads and from `SH
 commands `$<COMPILE_LANGUAGE:CUDA>` becomes `$<COMPILE_LANGUAGE:HIP>` (as BLD008 does elsewhere). An
 expression left with nothing to guard is removed, and a command left with no options at all is removed.
 """
-from migrate.buildfiles.cmake_helpers import (OPTION_COMMANDS, delete_args, delete_command, language_expression_edits,
-                                         name_span, option_groups, rewrite_options)
+from migrate.buildfiles.cmake_edits import delete_args, delete_command, name_span
+from migrate.buildfiles.cmake_options import OPTION_COMMANDS, language_expression_edits, option_groups, rewrite_options
 from migrate.model import Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 

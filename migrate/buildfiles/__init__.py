@@ -1,1 +1,2 @@
-"""Build files read as data: CMake and Makefile parsing, make evaluation, nvcc options, torch extensions, compile flags."""
+"""Build files read as data: CMake and Makefile parsing, make evaluation, nvcc options, torch extensions,
+compile flags."""

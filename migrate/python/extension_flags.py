@@ -48,7 +48,8 @@ class _Names:
                     grown.setdefault(func.value.value, []).append((ctx.byte_span(call)[0], call.args[0].value))
                 elif func.attr.value == "append":
                     self.appended.setdefault(func.value.value, []).append(call)
-        self.grown = {name: [value for _, value in sorted(values, key=lambda v: v[0])] for name, values in grown.items()}
+        self.grown = {name: [value for _, value in sorted(found, key=lambda v: v[0])]
+                      for name, found in grown.items()}
         for node in [*idx.imports, *idx.import_froms]:
             if isinstance(node.names, cst.ImportStar):
                 continue

@@ -14,7 +14,9 @@ becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAF
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, in_bitset_idiom, int_value, is_32bit, matches, text, trees
+from migrate.cpp.lanes import in_bitset_idiom, is_32bit
+from migrate.cpp.macro_bodies import trees
+from migrate.cpp.nodes import arguments, int_value, matches, text
 from migrate.edits import decoded
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid

@@ -7,7 +7,7 @@ check takes the wrong path on AMD GPUs. Test `gcnArchName` (the gfx name) or a f
 """
 import re
 
-from migrate.cpp.lanes import declared_with
+from migrate.cpp.declared import declared_with
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 

@@ -5,7 +5,7 @@ comparing an error or enum against a literal other than 0 tests for a different 
 against the named value. `__threadfence_system()` orders memory but does not flush the GPU's L2 to the host
 on AMD: host-visible data needs fine-grained (coherent) host memory.
 """
-from migrate.cpp.lanes import declared_with
+from migrate.cpp.declared import declared_with
 from migrate.cpp.parse import Context
 from migrate.edits import decoded
 from migrate.model import Severity

@@ -10,7 +10,7 @@ converted as a number (0.1 becomes 0), and the build says nothing; the half is s
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import declared_with
+from migrate.cpp.declared import declared_with
 from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid

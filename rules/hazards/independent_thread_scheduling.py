@@ -12,7 +12,8 @@ automatic fix.
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, matches, text, trees
+from migrate.cpp.macro_bodies import trees
+from migrate.cpp.nodes import arguments, callee, matches, text
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 

@@ -14,7 +14,7 @@ asm in a host function, or in a `#define` body, is left alone unless its text is
 import re
 
 from migrate.cpp import parse, ptx
-from migrate.cpp.lanes import trees
+from migrate.cpp.macro_bodies import trees
 from migrate.cpp.ptx import asm_text, describe
 from migrate.edits import decoded
 from migrate.model import Applicability, Edit, Severity

@@ -12,7 +12,9 @@ than these functions, rule CPP005 uses the mask-free older forms instead.
 import re
 
 from migrate.cpp.calls import arguments, call_of
-from migrate.cpp.lanes import declared_with, lanes, macros, strip_span
+from migrate.cpp.declared import declared_with
+from migrate.cpp.macro_bodies import lanes, macros
+from migrate.cpp.nodes import strip_span
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 

@@ -12,7 +12,8 @@ launched with `<<<>>>` its grid sync is undefined (it may hang). That launch is 
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import arguments, callee, int_value, matches, text, trees
+from migrate.cpp.macro_bodies import trees
+from migrate.cpp.nodes import arguments, callee, int_value, matches, text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 

@@ -18,8 +18,9 @@ Constants declared `constexpr` or outside a function are flagged without a fix f
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.lanes import (arguments, callee, in_bitset_idiom, int_value, lanes, macros, matches, strip_span, text,
-                               trees)
+from migrate.cpp.lanes import in_bitset_idiom
+from migrate.cpp.macro_bodies import lanes, macros, trees
+from migrate.cpp.nodes import arguments, callee, int_value, matches, strip_span, text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 

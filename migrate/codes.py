@@ -1,7 +1,8 @@
 """Every code hipmigrate reports, with its title: one table.
 
 Rule codes (CPP, HAZ, PY, BLD0xx-2xx) come from the rule classes, MAP codes from the mapping packs, BLD9xx from
-the compiler-diagnostic causes (migrate/verify/diagnostics.py) and CHK001 from the suppression check; the codes
+the compiler-diagnostic causes (migrate/verify/diagnostics.py), PRF from the kernel diff
+(migrate/kernels/findings.py) and CHK001 from the suppression check; the codes
 that no rule class carries (problems with the input, an engine's messages, the compile check's own) are written
 here. `hipmigrate rules CODE` explains any of them, and scripts/gen_rule_docs.py writes the README's rule list and
 docs/rules/ from this table.
@@ -82,6 +83,13 @@ def _build_codes() -> list[Code]:
                  home="migrate/verify/diagnostics.py") for code, title in causes]
 
 
+def _kernel_codes() -> list[Code]:
+    from migrate.kernels.findings import CODES
+
+    return [Code(c.code, c.title, c.kind, c.severity, c.doc().split("\n\n", 1)[1], home="migrate/kernels/findings.py")
+            for c in CODES]
+
+
 def title(doc: str, limit: int = 160) -> str:
     """A rule's title from its documentation: the first paragraph up to its first `: ` or `. ` outside brackets and
     code, cut at a word before `limit` characters."""
@@ -115,7 +123,7 @@ def code_table(registry, packs) -> dict[str, Code]:
     entries = [_rule_code(r) for r in registry.rules]
     entries += [Code(code, f"CUDA names of {family} renamed to HIP", RuleKind.MAPPING, Severity.INFO,
                      source="pack", home=f"rules/mappings/{family}.toml") for family, code in packs.families.items()]
-    entries += [*ENGINE_CODES, *_build_codes(), _rule_code(UnusedSuppression, "engine")]
+    entries += [*ENGINE_CODES, *_build_codes(), *_kernel_codes(), _rule_code(UnusedSuppression, "engine")]
     for entry in entries:
         if entry.code in found:
             raise PackError(f"code {entry.code} is defined twice: {_where(found[entry.code])} and {_where(entry)}")

@@ -1,17 +1,8 @@
-"""The kernel diff's findings, at the line of the kernel's definition in the original CUDA source:
-
-PRF001 (warning) the AMD compile spills registers or uses scratch where nvcc kept the kernel in registers with no
-    stack: `float acc[12][12]` in a kernel without `__launch_bounds__`, which hipcc compiles for blocks of up to
-    1,024 threads (128 VGPRs a lane on CDNA) while nvcc gives it up to 255 registers.
-PRF002 (error) the shared memory a block needs (static, plus a constant launch's dynamic bytes) is more than the
-    target's LDS per workgroup (64 KiB on CDNA2/3 and RDNA3, 160 KiB on CDNA4): `k<<<g, 256, 96 * 1024>>>` after
-    `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 96 * 1024)` runs on an H200, not on an
-    MI300X.
-PRF003 (warning) the AMD occupancy (resident waves over the CU's most) is below the CUDA one (warps over the SM's
-    most) by more than the allowed factor (`--min-occupancy-ratio`, 0.5 by default): a 32 KiB shared tile lets
-    6 blocks of 256 threads onto an H200 SM (75%) but 2 onto an MI300X CU (25%).
-PRF004 (warning) a block size that is not a multiple of 64 on a wave64 target: `<<<n, 32>>>` leaves half of every
-    wavefront's lanes idle.
+"""The kernel diff's findings, at the line of the kernel's definition in the original CUDA source, one per kernel
+and AMD target: PRF001 spills or scratch on AMD where CUDA has none, PRF002 shared memory over the target's LDS per
+workgroup (an error: the launch fails), PRF003 occupancy below CUDA's by more than the allowed factor, PRF004 a
+block size that is not a multiple of 64 on a wave64 target. Each code's explanation is in CODES (also what
+`hipmigrate rules PRF001` prints); samples/kernel_pressure shows all four.
 """
 from __future__ import annotations
 
@@ -29,24 +20,40 @@ HELP = ("`hipmigrate build --kernels` compared the kernel's resources as nvcc re
 
 @dataclass(frozen=True)
 class Code:
-    """A finding code of the kernel diff, described for SARIF and the report like a rule class."""
+    """A finding code of the kernel diff, described for the code table, SARIF and the report like a rule class."""
 
     code: str
     title: str
     severity: Severity
+    explanation: str
     kind: RuleKind = RuleKind.PERF
 
     def name(self) -> str:
         return "kernels:" + self.title.replace(" ", "-")
 
     def doc(self) -> str:
-        return f"{self.title[0].upper()}{self.title[1:]}.\n\n{HELP}"
+        return f"{self.title[0].upper()}{self.title[1:]}.\n\n{self.explanation}\n\n{HELP}"
 
 
-SPILLS = Code("PRF001", "spills or scratch on AMD where CUDA has none", Severity.WARNING)
-LDS = Code("PRF002", "shared memory over the target's LDS per workgroup", Severity.ERROR)
-OCCUPANCY = Code("PRF003", "occupancy below CUDA's", Severity.WARNING)
-WAVE64 = Code("PRF004", "block size not a multiple of 64 on a wave64 target", Severity.WARNING)
+SPILLS = Code("PRF001", "spills or scratch on AMD where CUDA has none", Severity.WARNING,
+              "hipcc spilled registers or gave the kernel scratch memory where nvcc kept it in registers with no stack "
+              "frame. A kernel without `__launch_bounds__` is compiled by hipcc for blocks of up to 1,024 threads, "
+              "which leaves it 128 VGPRs a lane on CDNA, while nvcc gives it up to 255 registers: give it "
+              "`__launch_bounds__` with the block size it is launched with, or reduce the values live at once.")
+LDS = Code("PRF002", "shared memory over the target's LDS per workgroup", Severity.ERROR,
+           "A block needs more shared memory (static, plus the dynamic bytes a constant launch asks for) than the "
+           "target gives a workgroup: 64 KiB on CDNA2/3 and RDNA3, 160 KiB on CDNA4 (gfx950), against up to 227 KiB "
+           "on an H100/H200 after `cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, N)`. The "
+           "launch fails on that target: shrink the tile or split the work.")
+OCCUPANCY = Code("PRF003", "occupancy below CUDA's", Severity.WARNING,
+                 "The resident waves per CU over the most a CU holds is below `--min-occupancy-ratio` (0.5 by "
+                 "default) times the resident warps per SM over the most an SM holds, for the same block size: a "
+                 "32 KiB shared tile lets 6 blocks of 256 threads onto an H200 SM (75%) but 2 onto an MI300X CU "
+                 "(25%). The message names what limits it (LDS, VGPRs, SGPRs, waves, workgroups).")
+WAVE64 = Code("PRF004", "block size not a multiple of 64 on a wave64 target", Severity.WARNING,
+              "The block size (from `__launch_bounds__` or a constant launch) leaves the last 64-lane wavefront of "
+              "every block partly idle on CDNA: `<<<n, 32>>>` uses half of each wavefront. Use a multiple of 64, or "
+              "give each block more work.")
 CODES = (SPILLS, LDS, OCCUPANCY, WAVE64)
 
 

@@ -10,7 +10,8 @@ import pytest
 from migrate import api
 from migrate.contexts import CONTEXTS
 from migrate.deploy.context import parse
-from migrate.deploy.env import Access, EnvSite, env_sites
+from migrate.deploy.env import env_sites
+from migrate.deploy.env_site import Access, EnvSite
 from migrate.model import FileStatus
 from migrate.options import Options
 from migrate.packs import default_packs

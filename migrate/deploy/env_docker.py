@@ -12,7 +12,7 @@ from dataclasses import replace
 import tree_sitter
 
 from migrate.deploy import docker_shell
-from migrate.deploy.env import NAME, Access, EnvSite
+from migrate.deploy.env_site import Access, EnvSite, NAME
 from migrate.deploy.env_shell import bash_sites
 
 

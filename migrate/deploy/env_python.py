@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate.deploy.env import NAME, Access, EnvSite
+from migrate.deploy.env_site import Access, EnvSite, NAME
 
 
 ENVIRON = "os.environ"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import tree_sitter
 
 from migrate.deploy.context import walk
-from migrate.deploy.env import NAME, Access, EnvSite
+from migrate.deploy.env_site import Access, EnvSite, NAME
 
 
 def _text(data: bytes, node: tree_sitter.Node) -> str:

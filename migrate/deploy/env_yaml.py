@@ -19,7 +19,7 @@ import tree_sitter
 from migrate.deploy import yaml_shell
 from migrate.deploy import yaml_nodes as y
 from migrate.deploy.context import parse
-from migrate.deploy.env import NAME, Access, EnvSite
+from migrate.deploy.env_site import Access, EnvSite, NAME
 from migrate.deploy.env_shell import bash_sites
 
 

@@ -11,7 +11,8 @@ No fix: the code is right as it is.
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, rule_sites
+from migrate.deploy.env import rule_sites
+from migrate.deploy.env_site import Access
 
 from migrate.rule import EnvRule, Invalid, Valid
 

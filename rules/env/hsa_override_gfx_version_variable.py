@@ -14,7 +14,9 @@ card's family), and leave it out of images and manifests for MI-series nodes.
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, describe, rule_sites
+from migrate.deploy.env import rule_sites
+from migrate.deploy.env_edits import describe
+from migrate.deploy.env_site import Access
 from migrate.model import Severity
 from migrate.rule import EnvRule, Invalid, Valid
 

@@ -16,7 +16,8 @@ machines (direct GPU-to-GPU transfers only over the GPU fabric), which the AMD m
 """
 from __future__ import annotations
 
-from migrate.deploy.env import Access, rule_sites
+from migrate.deploy.env import rule_sites
+from migrate.deploy.env_site import Access
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import EnvRule, Invalid, Valid
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import re
 
-from migrate.deploy.env import Access, rule_sites, rename, taken
+from migrate.deploy.env import rule_sites
+from migrate.deploy.env_edits import rename, taken
+from migrate.deploy.env_site import Access
 from migrate.model import Edit, Severity
 from migrate.rule import EnvRule, Invalid, Valid
 

@@ -58,5 +58,5 @@ def test_codes_are_unique_and_well_formed():
 
     codes = list(code_table(REGISTRY, default_packs()))
     assert set(r.code for r in REGISTRY.rules) <= set(codes)
-    prefix = re.compile(r"(MAP|CPP|HAZ|BLD|PY|INP|ENG|CHK)\d{3}")
+    prefix = re.compile(r"(MAP|CPP|HAZ|BLD|PY|INP|ENG|CHK|PRF)\d{3}")
     assert [c for c in codes if not prefix.fullmatch(c)] == []

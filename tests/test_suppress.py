@@ -19,7 +19,10 @@ void f(float* d) {
 
 def test_run_leaves_a_suppressed_line_as_it_is(tmp_path):
     src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
-    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2").exit_code == 0
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 0
+    assert ("1 finding suppressed by `hipmigrate: ignore` comments, not fixed (--no-suppressions shows and fixes "
+            "them)") in result.stdout.splitlines()
     lines = read_tree(tmp_path / "out")["k.cu"].decode().splitlines()
     assert lines[:5] == ["#include <hip/hip_runtime.h>", "void f(float* d) {",
                          "    cudaMalloc(&d, 4);  // hipmigrate: ignore[MAP001]", "    hipFree(d);",

@@ -162,6 +162,9 @@ def draw(m: Migration, console: Console, command: str, limit: int = 50, show_sta
         listing(console, [f for f in warnings if f.severity is not Severity.ERROR], "warnings[/]", limit,
                 with_code=True)
         listing(console, listed[NOTE], "info[/] (kept as they are)", limit, with_code=True)
+    if m.suppressed:
+        console.print(f"{m.suppressed} finding{'s' if m.suppressed != 1 else ''} suppressed by `hipmigrate: ignore` "
+                      "comments, not fixed (--no-suppressions shows and fixes them)", markup=False, highlight=False)
     if command == "scan":
         asm_listing(console, m, limit)
         effort_table(console, m.estimate, limit)

@@ -45,7 +45,8 @@ def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: b
         engine_version=result.engine.version, hip_version=result.hip_version,
         files=tuple(FileEntry(r.path, r.status.value) for r in result.files), lines=sum(r.lines for r in result.files),
         estimate=effort_model.estimate(result, unsafe_fixes, diffs), inline_asm=tuple(ptx.listing(result.findings)),
-        diffs=tuple(FileDiff(path, d.unified(path)) for path, d in diffs.items()) if with_diffs else ())
+        diffs=tuple(FileDiff(path, d.unified(path)) for path, d in diffs.items()) if with_diffs else (),
+        suppressed=sum(len(r.suppressed) for r in result.files))
 
 
 def from_findings(every: tuple[Stored, ...], **fields) -> Migration:

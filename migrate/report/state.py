@@ -96,7 +96,7 @@ def migration_dict(m: Migration) -> dict:
             "effort": None if e is None else {"unsafe_fixes": e.unsafe_fixes, "total": dataclasses.asdict(e.total),
                                               "files": [dataclasses.asdict(r) for r in e.files]},
             "inline_asm": [dataclasses.asdict(a) for a in m.inline_asm],
-            "diffs": [[d.path, d.text] for d in m.diffs]}
+            "diffs": [[d.path, d.text] for d in m.diffs], "suppressed": m.suppressed}
 
 
 def migration(doc: dict) -> Migration:
@@ -112,7 +112,7 @@ def migration(doc: dict) -> Migration:
         tuple(stored(d) for d in doc["findings"]), source=doc["source"] or "", destination=doc["destination"],
         engine=doc["engine"]["name"], engine_version=doc["engine"]["version"], hip_version=doc["hip_version"],
         files=tuple(FileEntry(*f) for f in doc["files"]), lines=doc["lines"], estimate=estimate, inline_asm=asm,
-        diffs=tuple(FileDiff(*d) for d in doc["diffs"]))
+        diffs=tuple(FileDiff(*d) for d in doc["diffs"]), suppressed=doc["suppressed"])
 
 
 def build_dict(b: Build) -> dict:

@@ -93,7 +93,22 @@ def test_measured_times_join_the_static_diff(tmp_path, request):
     assert cli("build", dst, "--kernels", "--hipcc", hipcc64, "--offload-arch", "gfx942").exit_code == 0
     doc = json.loads(report(dst, "json", "--bench", *(str(p) for p in MEASURED)))
     (row,) = doc["kernels"]["kernels"]
+    # both runs were on the H200: the hardware expects the same time, and 1.017 is within the 5 % threshold of it
     assert row["measured"] == {"benchmark": "block_reduce", "base_median_us": 31.136, "candidate_median_us": 31.68,
-                               "ratio": pytest.approx(1.01747, abs=1e-5), "verdict": "same"}
+                               "ratio": pytest.approx(1.01747, abs=1e-5), "verdict": "same",
+                               "hardware": {"base": "H200", "candidate": "H200", "memory": 1.0, "compute": 1.0,
+                                            "explains": True}}
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
     md = report(dst, "md", "--bench", *(str(p) for p in MEASURED))
-    assert "| base us | cand. us | time ratio | verdict |" in md and "| 31.14 | 31.68 | 1.017 | same |" in md
+    assert "| base us | cand. us | time ratio | verdict | hardware |" in md
+    assert "| 31.14 | 31.68 | 1.017 | same | explains it |" in md
+
+
+def test_hardware_expectation_per_target(dst):
+    """H200 (4.8 TB/s, 67 FP32 TFLOPS) against MI300X (5.3 TB/s, 81.7) and MI355X (8 TB/s, 157.3)."""
+    doc = json.loads(report(dst, "json"))
+    assert doc["kernels"]["expectations"] == {
+        "gfx942@6.4": {"base": "H200", "candidate": "MI300X", "memory": 0.9057, "compute": 0.8201},
+        "gfx950@6.4": {"base": "H200", "candidate": "MI355X", "memory": 0.6, "compute": 0.4259}}
+    assert ("H200 -> MI300X (gfx942): a kernel bound by memory bandwidth should take 0.91x the time, one bound by FP32 "
+            "0.82x") in report(dst, "text")

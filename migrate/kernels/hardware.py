@@ -48,9 +48,19 @@ class AmdTarget:
 
 
 @dataclass(frozen=True)
+class Product:
+    name: str  # H200, MI300X
+    arch: str  # sm_90, gfx942
+    names: tuple[str, ...]  # as the GPU names itself
+    bandwidth: float  # peak memory bandwidth, GB/s
+    fp32: float  # peak FP32 vector TFLOPS
+
+
+@dataclass(frozen=True)
 class Tables:
     nvidia: dict[str, NvidiaArch]
     amd: dict[str, AmdTarget]
+    products: dict[str, Product]
 
 
 @lru_cache(maxsize=1)
@@ -58,12 +68,25 @@ def tables() -> Tables:
     with open(rules_root() / "data" / "hardware.toml", "rb") as f:
         doc = tomllib.load(f)
     return Tables({k: NvidiaArch(k, **v) for k, v in doc["nvidia"].items()},
-                  {k: AmdTarget(k, **v) for k, v in doc["amd"].items()})
+                  {k: AmdTarget(k, **v) for k, v in doc["amd"].items()},
+                  {k: Product(k, v["arch"], tuple(v["names"]), v["bandwidth"], v["fp32"])
+                   for k, v in doc["products"].items()})
 
 
 def amd_target(name: str) -> AmdTarget | None:
     """The table of an --offload-arch value, feature suffixes (gfx90a:xnack+) left off."""
     return tables().amd.get(name.split(":")[0])
+
+
+def product(gpu: str | None = None, arch: str | None = None) -> Product | None:
+    """The product a GPU's own name mentions ("NVIDIA H200", "AMD Instinct MI300X"), else the first of `arch`."""
+    found = tables().products.values()
+    if gpu:
+        return next((p for p in found if any(n.lower() in gpu.lower() for n in p.names)), None)
+    if arch:
+        arch = arch.split(":")[0].removesuffix("a") if arch.startswith("sm_") else arch.split(":")[0]
+        return next((p for p in found if p.arch == arch), None)
+    return None
 
 
 def nvidia_arch(name: str) -> NvidiaArch | None:

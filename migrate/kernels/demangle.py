@@ -23,16 +23,7 @@ def base_name(demangled: str) -> str:
     """The kernel's own name, without return type, scope, template arguments or parameters:
     `void ns::scale<float, 64>(float*)` -> `scale`, `(anonymous namespace)::k(int*)` -> `k`."""
     text = demangled.replace("(anonymous namespace)", "anonymous")
-    depth, cut = 0, len(text)
-    for i, ch in enumerate(text):  # the parameter list: the first '(' outside template brackets
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            cut = i
-            break
-    head = text[:cut]
+    head = without_parameters(text)
     depth, out = 0, []
     for ch in head:  # drop template arguments
         if ch == "<":

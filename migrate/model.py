@@ -89,6 +89,7 @@ class Finding:
     fix: Fix | None = None
     family: str = ""  # API family of a conversion ("runtime", "cublas", ...), empty otherwise
     matched: str = ""  # the matched source text, normalised into the fingerprint
+    detail: tuple[str, ...] = ()  # what the finding names, for listings: an inline-PTX finding's PTX items
 
     @property
     def fingerprint(self) -> str:

@@ -21,18 +21,18 @@ def finding_fields(f: Finding) -> tuple:
     packed_fix = None if fix is None else (fix.title, [(e.start, e.end, e.text) for e in fix.edits],
                                            fix.applicability.value, fix.outcome and fix.outcome.value, fix.overlaps)
     return (f.code, f.kind.value, int(f.severity), f.message, s.path, s.start, s.end, s.line, s.column,
-            packed_fix, f.family, f.matched)
+            packed_fix, f.family, f.matched, list(f.detail))
 
 
 def finding_from_fields(t) -> Finding:
-    code, kind, severity, message, path, start, end, line, column, packed_fix, family, matched = t
+    code, kind, severity, message, path, start, end, line, column, packed_fix, family, matched, detail = t
     fix = None
     if packed_fix is not None:
         title, edits, applicability, outcome, overlaps = packed_fix
         fix = Fix(title, tuple([Edit(*e) for e in edits]), _APPLICABILITY[applicability],
                   outcome and _OUTCOMES[outcome], overlaps)
     return Finding(code, _KINDS[kind], _SEVERITIES[severity], message, Span(path, start, end, line, column), fix,
-                   family, matched)
+                   family, matched, tuple(detail))
 
 
 def pack(r: FileResult) -> tuple:

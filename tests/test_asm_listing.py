@@ -72,8 +72,16 @@ def test_scan_json_lists_the_same_sites(tmp_path):
     assert len(messages) == 4
 
 
-def test_statement_text_undoes_escapes_and_joins_strings():
-    source = 'asm volatile("add.s32 %0, %1, 1;\\n\\t" "mov.u32 %0, %%laneid;" : "=r"(x) : "r"(y));'
-    assert ptx.statement_text(source) == "add.s32 %0, %1, 1;\n\tmov.u32 %0, %%laneid;"
-    assert ptx.instructions(ptx.statement_text(source)) == ["add.s32", "mov.u32", "%laneid"]
-    assert ptx.statement_text("x = 1;") == ""
+def test_the_finding_carries_its_ptx_items_with_escapes_undone_and_strings_joined(tmp_path):
+    """The listing reads the items off the finding (Finding.detail); it parses neither the message nor the text."""
+    from migrate import api
+    from migrate.options import Options
+
+    kernel = ('__global__ void k(int x, int y) {\n'
+              '    asm volatile("add.s32 %0, %1, 1;\\n\\t" "mov.u32 %0, %%laneid;" : "=r"(x) : "r"(y));\n}\n')
+    src = write_tree(tmp_path / "src", {"k.cu": kernel})
+    _, result = api.analyse(src, Options(hip_version="6.2"))
+    (f,) = [f for f in result.findings if f.code == "HAZ005"]
+    assert f.detail == ("add.s32", "mov.u32", "%laneid")
+    (site,) = ptx.listing(result.findings)
+    assert (site.line, site.instructions) == (2, ("add.s32", "mov.u32", "%laneid"))

@@ -24,7 +24,7 @@ from migrate.files import atomic_write
 from migrate.model import FileResult, FileStatus
 from migrate.wire import finding_fields, finding_from_fields
 
-FORMAT = 4
+FORMAT = 5
 SETS = ("findings", "suppressed", "unused")  # a file's findings, reported or set apart
 PACKAGE = Path(__file__).resolve().parent.parent  # migrate/
 

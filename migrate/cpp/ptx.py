@@ -2,14 +2,14 @@
 
 `instructions(text)` reads the text of an asm string (after C escapes are undone) and returns the
 opcodes and special registers it names, in order of first use. `suggestion(item)` gives the HIP
-counterpart of one of them, None when HIP has none worth naming. `listing(findings)` turns the inline-PTX
-findings (rule HAZ005) back into one `AsmSite` per asm statement, for `hipmigrate scan`.
+counterpart of one of them, None when HIP has none worth naming. `listing(findings)` makes one `AsmSite` per
+inline-PTX finding (rule HAZ005) from the items the finding carries (`Finding.detail`), for `hipmigrate scan` and
+the report.
 """
 from __future__ import annotations
 
 import re
 
-from migrate.cpp import parse
 from migrate.model import AsmSite
 
 # Special registers (without the leading %) → the HIP expression to use instead.
@@ -134,7 +134,6 @@ def looks_like_ptx(text: str) -> bool:
 
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 INLINE_PTX = "HAZ005"  # the rule whose findings are asm sites
-_ASM = parse.query("(gnu_asm_expression) @asm")
 
 
 def asm_text(code) -> str:
@@ -160,21 +159,12 @@ def describe(items: list[str]) -> str:
     return f"inline PTX does not compile for AMD GPUs: it uses {used}" + (f" ({'; '.join(shown)})" if shown else "")
 
 
-def statement_text(source: str) -> str:
-    """The assembly text of the first asm statement in `source` (the matched text of a HAZ005 finding)."""
-    tree = parse.parse(source.encode())
-    for node in parse.captures(_ASM, tree.root_node).get("asm", []):
-        code = node.child_by_field_name("assembly_code")
-        return asm_text(code) if code is not None else ""
-    return ""
-
-
 def listing(findings) -> list[AsmSite]:
-    """An AsmSite for each inline-PTX finding, in path and line order."""
+    """An AsmSite for each inline-PTX finding (from the PTX items the finding names), in path and line order."""
     sites = []
     for f in findings:
         if f.code != INLINE_PTX:
             continue
-        items = instructions(statement_text(f.matched))
+        items = list(f.detail)
         sites.append(AsmSite(f.span.path, f.span.line, f.span.column, tuple(items), tuple(hints(items))))
     return sorted(sites, key=lambda s: (s.path, s.line, s.column))

@@ -49,6 +49,8 @@ def finding_dict(f: Finding, fingerprint: str | None = None, state: bool = False
                 out["fix"]["overlaps"] = f.fix.overlaps
         if f.kind is RuleKind.BUILD and f.matched:
             out["matched"] = f.matched
+        if f.detail:
+            out["detail"] = list(f.detail)
     return out
 
 
@@ -66,7 +68,7 @@ def stored(d: dict) -> Stored:
     start = d.get("start", 0)
     span = Span(d["path"], start, d.get("end", start), d["line"], d["column"])
     finding = Finding(d["code"], RuleKind(d["kind"]), Severity[d["severity"].upper()], d["message"], span, fix,
-                      d.get("family", ""), d.get("matched", ""))
+                      d.get("family", ""), d.get("matched", ""), tuple(d.get("detail", ())))
     return Stored(finding, d.get("fingerprint", finding.fingerprint))
 
 

@@ -67,8 +67,9 @@ class InlinePtx(HazardRule):
                 statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" \
                     else node
                 edits = self._lane_id_fix(node, statement, text, base)
-                yield self.finding(ctx, base + statement.start_byte, base + statement.end_byte,
-                                   describe(ptx.instructions(text)), edits=edits, title="Use __lane_id()")
+                items = ptx.instructions(text)
+                yield self.finding(ctx, base + statement.start_byte, base + statement.end_byte, describe(items),
+                                   edits=edits, title="Use __lane_id()", detail=tuple(items))
 
     @staticmethod
     def _lane_id_fix(node, statement, text, base):

@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.marks import FIXTURE_MARKS, REQUIRE_TOOLS, RUNNING, check_mark, missing, need_tool, need_torch  # noqa: F401
+from tests.marks import (FIXTURE_MARKS, REQUIRE_TOOLS, RUNNING, check_mark, missing, need_tool,  # noqa: F401
+                         need_torch, pytest_make_collect_report, pytest_runtest_makereport)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,9 @@
 installed, while CI (HIPMIGRATE_REQUIRE_TOOLS=1) fails a test whose tool is missing instead of skipping it.
 
 tests/conftest.py marks the tests that use the tool fixtures and tells this module which test is running;
-need_tool/need_torch fail a test that uses a tool without its mark. Common build tools (make, g++, readelf) have
+need_tool/need_torch fail a test that uses a tool without its mark. In CI every other skip made while tests are
+collected or run (a tool looked up some other way, a missing module) is a failure too; a `skip`/`skipif` mark
+still skips. Common build tools (make, g++, readelf) have
 no mark. The state lives here, not in conftest.py, because pytest imports conftest.py under another name than the
 tests' `from tests.conftest import ...`.
 """
@@ -55,3 +57,26 @@ def need_torch():
     except ImportError:
         missing("torch", "pip install -e '.[test]'")
     return torch
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (HIPMIGRATE_REQUIRE_TOOLS=1) a test skipped while it ran, or while its fixtures were set up, fails."""
+    report = (yield).get_result()
+    if REQUIRE_TOOLS and report.skipped and call.when in ("setup", "call") and not hasattr(report, "wasxfail") \
+            and not any(item.iter_markers("skip")) and not any(item.iter_markers("skipif")):
+        _fail_skip(report)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """In CI a test module skipped while it is collected (`pytest.importorskip` of a missing module) fails."""
+    report = (yield).get_result()
+    if REQUIRE_TOOLS and report.skipped:
+        _fail_skip(report)
+
+
+def _fail_skip(report) -> None:
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = f"skipped in CI (HIPMIGRATE_REQUIRE_TOOLS=1), where everything the tests need is installed: {reason}"

@@ -12,7 +12,7 @@ HALF = re.compile(r"hipblasStatus_t\s+(hipblas\w+)\s*\(([^;{]*?)\)\s*;", re.S)
 def test_the_half_precision_functions_are_those_the_hipblas_headers_declare():
     """CPP041's functions are the hipBLAS functions whose prototypes take hipblasHalf, in HIP 5.2's hipBLAS 0.54 and
     HIP 6.4's hipBLAS 2."""
-    from rules.cpp.hipblas_half_argument import FUNCTIONS
+    from migrate.rules.cpp.hipblas_half_argument import FUNCTIONS
 
     headers = [toolchain.EXTRA_INCLUDE / "hipblas" / "hipblas.h", HIP64 / "root" / "usr" / "include" / "hipblas" / "hipblas.h"]
     headers = [h for h in headers if h.is_file()]

@@ -11,6 +11,8 @@ import pytest
 from tests.helpers import cli, git, write_tree
 from tests.test_check import BASE_CU, BASE_PY, feature_repo
 
+pytestmark = pytest.mark.git  # every test here runs git (tests/helpers.py: git_repo)
+
 PATCH = """diff --git a/app.py b/app.py
 --- a/app.py
 +++ b/app.py

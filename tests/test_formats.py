@@ -17,10 +17,28 @@ KERNEL = ("#include <cuda_runtime.h>\n__global__ void k(int* o) { o[0] = threadI
 
 
 def test_each_command_offers_the_formats_that_render_its_view():
-    assert formats.names("migration") == ("text", "json")
-    assert formats.names("report") == ("text", "html", "md", "json", "sarif")
+    assert formats.names("migration") == ("text", "json", "sarif", "github")
+    assert formats.names("report") == ("text", "html", "md", "json", "sarif", "github")
     assert formats.names("check") == ("text", "json", "sarif", "github", "rdjson")
     assert formats.names("compare") == ("text", "json")
+
+
+def test_scan_for_code_scanning_and_annotations(tmp_path, monkeypatch):
+    """A migration in SARIF and as GitHub annotations: every finding but the plain conversions (and C++ information
+    with a fix), at the level of its severity."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path / "src", {"k.cu": KERNEL})
+    github = cli("scan", "src", "--hip-version", "6.2", "--output-format", "github")
+    assert (github.exit_code, github.stdout) == (0, "::warning file=k.cu,line=2,col=36,title=HAZ001::'threadIdx.x %25 "
+                                                    "32' assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; "
+                                                    "use warpSize\n")
+    sarif = json.loads(cli("scan", "src", "--hip-version", "6.2", "--output-format", "sarif").stdout)
+    (run,) = sarif["runs"]
+    assert [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+            for r in run["results"]] == [("HAZ001", "warning", 2)]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["HAZ001"]
 
 
 # --- a format in one file: what a plug-in writes -------------------------------------------------------------
@@ -72,7 +90,7 @@ def test_a_registered_format_is_offered_by_every_command_of_its_views(tmp_path, 
 def test_a_format_without_the_view_is_refused_by_that_command(tmp_path):
     src = write_tree(tmp_path / "src", {"k.cu": KERNEL})
     result = cli("scan", src, "--output-format", "html")
-    assert result.exit_code == 2 and "'html' is not one of 'text', 'json'" in result.stderr
+    assert result.exit_code == 2 and "'html' is not one of 'text', 'json', 'sarif', 'github'" in result.stderr
 
 
 # --- one way through the back end --------------------------------------------------------------------------------

@@ -10,4 +10,17 @@ def check(result, c: Context) -> str:
     return github.render(result.findings, result.notes)
 
 
-FORMAT = Format("github", "GitHub Actions annotations", {"check": check}, rank=50)
+def migration(m, c: Context) -> str:
+    from migrate.render import github
+
+    return github.by_severity(s.finding for s in m.findings)
+
+
+def report(r, c: Context) -> str:
+    from migrate.render import github
+
+    return github.by_severity(s.finding for s in r.findings)
+
+
+FORMAT = Format("github", "GitHub Actions annotations", {"migration": migration, "check": check, "report": report},
+                rank=50)

@@ -10,10 +10,17 @@ def check(result, c: Context) -> str:
     return report.sarif(result)
 
 
+def migration(m, c: Context) -> str:
+    from migrate.render import report_sarif
+
+    return report_sarif.render_migration(m)
+
+
 def report(r, c: Context) -> str:
     from migrate.render import report_sarif as sarif_log
 
     return sarif_log.render(r)
 
 
-FORMAT = Format("sarif", "SARIF 2.1.0 for code scanning", {"check": check, "report": report}, rank=40)
+FORMAT = Format("sarif", "SARIF 2.1.0 for code scanning", {"migration": migration, "check": check, "report": report},
+                rank=40)

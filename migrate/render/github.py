@@ -2,7 +2,8 @@
 
     ::error file=src/k.cu,line=12,col=3,title=MAP001::cudaMalloc is hipMalloc in HIP
 
-Findings that fail the gate are `error`s; the rest (`notes`) are `warning`s. Values are escaped as the
+For `check`, findings that fail the gate are `error`s and the rest (`notes`) `warning`s; for a migration or a report,
+each finding's severity gives its level (info is a `notice`). Values are escaped as the
 runner expects: `%`, CR and LF everywhere, and `:` and `,` inside properties.
 """
 from __future__ import annotations
@@ -28,3 +29,11 @@ def annotation(f: Finding, level: str = "error") -> str:
 def render(findings: Iterable[Finding], notes: Iterable[Finding] = ()) -> str:
     lines = [annotation(f, "error") for f in findings] + [annotation(f, "warning") for f in notes]
     return "".join(line + "\n" for line in lines)
+
+
+LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def by_severity(findings: Iterable[Finding]) -> str:
+    """One annotation per finding at the level of its severity (error, warning, notice for info)."""
+    return "".join(annotation(f, LEVELS[f.severity.label]) + "\n" for f in findings)

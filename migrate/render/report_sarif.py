@@ -50,10 +50,13 @@ def rules_for(codes: set[str]) -> list:
 
 
 def document(report: Report) -> dict:
-    stored = report.findings
+    return of_findings(report.findings, {"destination": report.destination, "created": report.created})
+
+
+def of_findings(stored, properties: dict) -> dict:
+    """The SARIF log of report findings (Stored: each with the fingerprint it was recorded with)."""
     findings = [s.finding for s in stored]
-    doc = sarif.document(findings, rules_for({f.code for f in findings}),
-                         properties={"destination": report.destination, "created": report.created})
+    doc = sarif.document(findings, rules_for({f.code for f in findings}), properties=properties)
     for result, s in zip(doc["runs"][0]["results"], stored):
         result["partialFingerprints"]["hipmigrate/v1"] = s.fingerprint
         region = result["locations"][0]["physicalLocation"]["region"]
@@ -66,3 +69,10 @@ def render(report: Report) -> str:
     import json
 
     return json.dumps(document(report), indent=2) + "\n"
+
+
+def render_migration(m) -> str:
+    """`scan`, `run` or `diff --output-format sarif`: every finding of a migration but the plain conversions."""
+    import json
+
+    return json.dumps(of_findings(m.findings, {"source": m.source, "destination": m.destination}), indent=2) + "\n"

@@ -52,7 +52,8 @@ def engine_info(options: Options) -> EngineInfo:
     return EngineInfo("hipify-perl", hipify_perl.version(tool))
 
 
-def analyse(source: Path, options: Options, progress_factory: Callable | None = None) -> tuple[Inventory, MigrationResult]:
+def analyse(source: Path, options: Options,
+            progress_factory: Callable | None = None) -> tuple[Inventory, MigrationResult]:
     """Scan and rewrite in memory: what `scan` and `diff` show, and what `run` writes."""
     engine_info(options)  # a wrong --engine or --hip-version is said before the tree is walked
     options = replace(options, hip_version=target_version(options))

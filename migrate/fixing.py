@@ -115,8 +115,8 @@ def with_outcome(f: Finding, outcome: Outcome, overlaps: str = "") -> Finding:
     """`f` with its fix's outcome (made directly: dataclasses.replace is three times slower, and a large run settles
     tens of thousands of fixes)."""
     x = f.fix
-    return Finding(f.code, f.kind, f.severity, f.message, f.span, Fix(x.title, x.edits, x.applicability, outcome, overlaps),
-                   f.family, f.matched, f.detail)
+    fix = Fix(x.title, x.edits, x.applicability, outcome, overlaps)
+    return Finding(f.code, f.kind, f.severity, f.message, f.span, fix, f.family, f.matched, f.detail)
 
 
 def one_per_site(findings: list[Finding]) -> list[Finding]:

@@ -42,5 +42,5 @@ def pack(r: FileResult) -> tuple:
 
 def unpack(t: tuple) -> FileResult:
     path, status, findings, old, new, lines, suppressed, unused = t
-    return FileResult(path, _STATUS[status], tuple([finding_from_fields(f) for f in findings]), old, new, lines,
-                      tuple([finding_from_fields(f) for f in suppressed]), tuple([finding_from_fields(f) for f in unused]))
+    found, set_apart, idle = ([finding_from_fields(f) for f in group] for group in (findings, suppressed, unused))
+    return FileResult(path, _STATUS[status], tuple(found), old, new, lines, tuple(set_apart), tuple(idle))

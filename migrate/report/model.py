@@ -67,7 +67,7 @@ class Migration:
     estimate: Effort | None  # the effort of every file read, and the total
     inline_asm: tuple[AsmSite, ...]
     diffs: tuple[FileDiff, ...]  # () when not asked for (scan)
-    every: tuple[Stored, ...] = ()  # every finding, the plain conversions included, in the order the engine reported them
+    every: tuple[Stored, ...] = ()  # every finding, the plain conversions included, in the engine's order
     destination: str | None = None
     suppressed: int = 0  # findings set apart by `hipmigrate: ignore[...]` comments (not reported, not fixed)
 

@@ -6,14 +6,10 @@ import json
 from migrate import effort as effort_model
 from migrate.model import Finding
 from migrate.report import state
+from migrate.report.assemble import order
 from migrate.report.model import Migration
 
 SCHEMA_VERSION = 1
-
-
-def finding_order(f: Finding) -> tuple:
-    """The order of the findings in the document."""
-    return (f.span.path, f.span.line, f.span.column, f.code)
 
 
 def finding_dict(f: Finding, fingerprint: str | None = None) -> dict:
@@ -59,8 +55,7 @@ def document(m: Migration, command: str) -> dict:
             "by_code": m.by_code,
         },
         "files": [{"path": f.path, "status": f.status} for f in m.files],
-        "findings": [finding_dict(s.finding, s.fingerprint)
-                     for s in sorted(m.every, key=lambda s: finding_order(s.finding))],
+        "findings": [finding_dict(s.finding, s.fingerprint) for s in sorted(m.every, key=order)],
     }
     if command == "scan":
         doc["effort"] = effort_dict(m.estimate)

@@ -16,6 +16,7 @@ from migrate.verify.diagnostics import error_key, first_error
 
 
 def order(s: Stored) -> tuple:
+    """The order findings are listed in: path, line, column, code."""
     f = s.finding
     return (f.span.path, f.span.line, f.span.column, f.code)
 

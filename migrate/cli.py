@@ -285,19 +285,14 @@ def rules(code: str | None) -> None:
 @main.command()
 @offload_arch_option
 @hipcc_option
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_format("doctor")
 @guard.guarded
 def doctor(offload_arch: tuple[str, ...], hipcc: str | None, output_format: str) -> None:
     """Check this machine: can it build migrated code for AMD GPUs, and run it on one?
 
     Exit status 1 when building for AMD is blocked (no hipcc, a target hipcc rejects, HIP_PLATFORM=nvidia)."""
-    from migrate.render import doctor as doctor_render
-
     report = api.doctor(tuple(offload_arch), hipcc=hipcc)
-    if output_format == "json":
-        click.echo(doctor_render.render_json(report), nl=False)
-    else:
-        doctor_render.render_text(report, new_console())
+    emit("doctor", output_format, report)
     sys.exit(0 if report.summary.can_build else 1)
 
 from migrate.commands.bench import bench, compare  # noqa: E402  (commands in modules of their own)

@@ -1,4 +1,5 @@
-"""The output formats: every command that prints (run, scan, diff, check, report, compare) picks its renderer here.
+"""The output formats: the commands that print (run, scan, diff, check, report, compare, doctor) pick their renderer
+here (build and bench print their own records in text or JSON).
 
 One module per format in this package, each with `FORMAT = Format(name, summary, views)`: `views` maps what the
 format can show to a pure function `render(model, context) -> str`:
@@ -9,6 +10,7 @@ format can show to a pure function `render(model, context) -> str`:
 | check | migrate.check.runner.CheckResult | check |
 | report | migrate.report.model.Report | report |
 | compare | migrate.stages.bench.CompareResult | compare |
+| doctor | migrate.doctor.DoctorReport | doctor |
 
 Adding a format is one file here (or `register(Format(...))` from a plug-in); each command offers the formats that
 render its view, in `rank` order.
@@ -22,7 +24,7 @@ from typing import Callable
 
 from migrate.errors import UsageError
 
-VIEWS = ("migration", "check", "report", "compare")
+VIEWS = ("migration", "check", "report", "compare", "doctor")
 
 
 @dataclass(frozen=True)

@@ -28,5 +28,11 @@ def compare(result, c: Context) -> str:
     return bench.render_compare_json(result)
 
 
+def doctor(report, c: Context) -> str:
+    from migrate.render import doctor as doctor_render
+
+    return doctor_render.render_json(report)
+
+
 FORMAT = Format("json", "one JSON document", {"migration": migration, "check": check, "report": report,
-                                              "compare": compare}, rank=30)
+                                              "compare": compare, "doctor": doctor}, rank=30)

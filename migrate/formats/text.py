@@ -29,5 +29,11 @@ def compare(result, c: Context) -> str:
     return captured(lambda console: bench.render_compare_text(result, console), c.width, c.color)
 
 
+def doctor(report, c: Context) -> str:
+    from migrate.render import doctor as doctor_render
+
+    return captured(lambda console: doctor_render.render_text(report, console), c.width, c.color)
+
+
 FORMAT = Format("text", "what a terminal shows", {"migration": migration, "check": check, "report": report,
-                                                  "compare": compare}, rank=0)
+                                                  "compare": compare, "doctor": doctor}, rank=0)

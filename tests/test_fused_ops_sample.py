@@ -17,7 +17,7 @@ import pytest
 from migrate import api
 from migrate.fixing import allowed
 from migrate.options import Options
-from migrate.stages.report import fixes_by_rule
+from migrate.report import assemble
 from tests.conftest import need_torch
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "pytorch_fused_ops"
@@ -57,8 +57,8 @@ def test_what_is_left_for_a_hand_edit(result):
         ("setup.py", 27, "PY013"),  # if CUDA_HOME is None: raise
         ("setup.py", 30, "PY013"),  # get_cuda_bare_metal_version(CUDA_HOME)
     ]
-    assert fixes_by_rule(result) == {"BLD201": 11, "CPP001": 6, "PY005": 1, "PY015": 1, "PY020": 1, "PY021": 6,
-                                     "PY040": 4, "PY050": 3, "PY061": 1}
+    assert assemble.migration(result).fixes_by_rule == {
+        "BLD201": 11, "CPP001": 6, "PY005": 1, "PY015": 1, "PY020": 1, "PY021": 6, "PY040": 4, "PY050": 3, "PY061": 1}
 
 
 def test_migrated_setup_py_gives_hipcc_flags_it_accepts(tmp_path, monkeypatch, hipcc):

@@ -54,12 +54,13 @@ def test_original_kernel_compiles_with_nvcc(tmp_path):
 def test_fixes_by_rule_in_the_run_summary(tmp_path):
     from migrate import api
     from migrate.options import Options
-    from migrate.stages.report import fixes_by_rule
+    from migrate.report import assemble
     from tests.helpers import cli
 
     _, result = api.analyse(SAMPLE / "src", Options(hip_version="5.2"))
-    assert fixes_by_rule(result) == {"BLD201": 4, "CPP001": 2, "PY005": 1, "PY020": 2, "PY021": 1, "PY022": 1,
-                                     "PY040": 1, "PY041": 1, "PY050": 1, "PY055": 1}
+    assert assemble.migration(result).fixes_by_rule == {
+        "BLD201": 4, "CPP001": 2, "PY005": 1, "PY020": 2, "PY021": 1, "PY022": 1, "PY040": 1, "PY041": 1, "PY050": 1,
+        "PY055": 1}
     run = cli("run", SAMPLE / "src", "--out", tmp_path / "out", "--hip-version", "5.2", "--no-progress")
     assert run.exit_code == 1  # an error is left: nvidia-ml-py in requirements.txt (PY044) needs a hand port
     assert "fixes applied by rule" in run.stdout and "TorchCudaAmp" in run.stdout

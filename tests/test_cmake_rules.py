@@ -194,6 +194,7 @@ def _hip_cmake_env():
     return clang, multiarch
 
 
+@pytest.mark.hipcc
 def test_migrated_block_reduce_configures_and_builds(tmp_path):
     clang, multiarch = _hip_cmake_env()
     src = ROOT / "samples/block_reduce/src"

@@ -18,6 +18,7 @@ from probe_packs import compilers  # noqa: E402
 DECLARED = rules_root() / "data" / "declared.toml"
 
 
+@pytest.mark.hipcc
 @pytest.mark.parametrize("compiler", compilers([]), ids=lambda c: c.release)
 def test_the_probe_tells_declared_from_missing(compiler):
     """hipblasComputeType_t and HIPBLAS_COMPUTE_32F came with hipBLAS 2 (HIP 6.x): HIP 5.2's headers lack them;

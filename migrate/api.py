@@ -56,18 +56,20 @@ def analyse(source: Path, options: Options,
             progress_factory: Callable | None = None) -> tuple[Inventory, MigrationResult]:
     """Scan and rewrite in memory: what `scan` and `diff` show, and what `run` writes."""
     engine_info(options)  # a wrong --engine or --hip-version is said before the tree is walked
-    options = replace(options, hip_version=target_version(options))
+    target = target_version(options)
     inventory = scan.collect(source, options)
     options = replace(options, project_names=inventory.project_names,
                       needed_libraries=project_names.needed_libraries(f.path for f in inventory.cpp))
-    return inventory, analyse_files(inventory, options, progress_factory)
+    return inventory, analyse_files(inventory, options, progress_factory, target)
 
 
-def analyse_files(inventory: Inventory, options: Options, progress_factory: Callable | None = None) -> MigrationResult:
-    """The files of `inventory` through the engine and the rules, in memory, with the project's facts as `options`
-    carries them (`analyse` finds them in the tree; `check` runs this on the files it has to look at)."""
+def analyse_files(inventory: Inventory, options: Options, progress_factory: Callable | None = None,
+                  target: str | None = None) -> MigrationResult:
+    """The files of `inventory` through the engine and the rules, in memory, for the HIP release `target` (default:
+    `target_version(options)`), with the project's facts as `options` carries them (`analyse` finds them in the tree;
+    `check` runs this on the files it has to look at)."""
     engine = engine_info(options)
-    target = target_version(options)
+    target = target or target_version(options)
     options = with_targets(options, target)
     progress = progress_factory(len(inventory.cpp) + len(inventory.by_rules)) if progress_factory else None
     return rewrite.rewrite(inventory, options, target, engine, progress)

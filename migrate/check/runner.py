@@ -214,7 +214,8 @@ def _analysed(todo: list[SourceFile], options: Options, cwd: Path) -> tuple[File
     """The files through the pipeline `run` and `scan` use (migrate.api.analyse_files)."""
     from migrate import api
 
-    return api.analyse_files(scan.Inventory(cwd, False, tuple(todo), options.project_names), options).files
+    inventory = scan.Inventory(cwd, False, tuple(todo), options.project_names)
+    return api.analyse_files(inventory, options, target=options.hip_version).files
 
 
 def cache_folder(settings: Settings, cwd: Path) -> Path:

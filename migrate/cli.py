@@ -178,7 +178,7 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
                                "build": build_render.as_dict(built)}, indent=2))
     else:
         emit("migration", "text", done.report, command="run")
-        build_render.render_text(built, new_console())
+        emit("build", "text", built)
     sys.exit(exit_status(result) or (1 if built.failed else 0))
 
 
@@ -206,28 +206,21 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
                    "else sm_90).")
 @click.option("--min-occupancy-ratio", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="With --kernels: AMD occupancy below this fraction of CUDA's is a finding (PRF003).")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_format("build")
 @guard.guarded
 def build(dst: Path, offload_arch: tuple[str, ...], hip_version: str | None, hipcc: str | None, jobs: int,
           command: str | None, project_build: bool, no_compile_check: bool, make_var: tuple[str, ...], force: bool,
           kernels: bool, cuda_arch: str | None, min_occupancy_ratio: float, output_format: str) -> None:
     """Compile-check every migrated HIP unit of DST with hipcc for AMD targets."""
+    jobs = jobs or default_jobs()
     if kernels:
-        from migrate.render import kernels as kernels_render
-
         diff = api.kernels(dst, tuple(offload_arch), jobs, hip_version=hip_version, hipcc=hipcc, cuda_arch=cuda_arch,
                            min_ratio=min_occupancy_ratio, make_vars=make_vars(make_var))
-        if output_format == "json":
-            click.echo(kernels_render.render_json(diff), nl=False)
-        else:
-            kernels_render.render_text(diff, new_console())
+        emit("kernels", output_format, diff)
         sys.exit(1 if diff.problems or any(f.severity.label == "error" for f in diff.findings) else 0)
-    result = api.build(dst, tuple(offload_arch), jobs or default_jobs(), command, project_build, compile_units=not no_compile_check,
+    result = api.build(dst, tuple(offload_arch), jobs, command, project_build, compile_units=not no_compile_check,
                        hip_version=hip_version, hipcc=hipcc, force=force, make_vars=make_vars(make_var))
-    if output_format == "json":
-        click.echo(build_render.render_json(result), nl=False)
-    else:
-        build_render.render_text(result, new_console())
+    emit("build", output_format, result)
     sys.exit(1 if result.failed else 0)
 
 

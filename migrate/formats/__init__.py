@@ -1,5 +1,5 @@
-"""The output formats: the commands that print (run, scan, diff, check, report, compare, doctor) pick their renderer
-here (build and bench print their own records in text or JSON).
+"""The output formats: the commands that print (run, scan, diff, check, report, compare, doctor, build) pick their
+renderer here (bench prints its own results file in text or JSON).
 
 One module per format in this package, each with `FORMAT = Format(name, summary, views)`: `views` maps what the
 format can show to a pure function `render(model, context) -> str`:
@@ -11,6 +11,8 @@ format can show to a pure function `render(model, context) -> str`:
 | report | migrate.report.model.Report | report |
 | compare | migrate.stages.bench.CompareResult | compare |
 | doctor | migrate.doctor.DoctorReport | doctor |
+| build | migrate.model.BuildResult | build |
+| kernels | migrate.kernels.model.KernelDiff | build --kernels |
 
 Adding a format is one file here (or `register(Format(...))` from a plug-in); each command offers the formats that
 render its view, in `rank` order.
@@ -24,7 +26,7 @@ from typing import Callable
 
 from migrate.errors import UsageError
 
-VIEWS = ("migration", "check", "report", "compare", "doctor")
+VIEWS = ("migration", "check", "report", "compare", "doctor", "build", "kernels")
 
 
 @dataclass(frozen=True)

@@ -34,5 +34,18 @@ def doctor(report, c: Context) -> str:
     return doctor_render.render_json(report)
 
 
+def build(result, c: Context) -> str:
+    from migrate.render import build as build_render
+
+    return build_render.render_json(result)
+
+
+def kernels(diff, c: Context) -> str:
+    from migrate.render import kernels as kernels_render
+
+    return kernels_render.render_json(diff)
+
+
 FORMAT = Format("json", "one JSON document", {"migration": migration, "check": check, "report": report,
-                                              "compare": compare, "doctor": doctor}, rank=30)
+                                              "compare": compare, "doctor": doctor, "build": build,
+                                              "kernels": kernels}, rank=30)

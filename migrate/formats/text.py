@@ -35,5 +35,18 @@ def doctor(report, c: Context) -> str:
     return captured(lambda console: doctor_render.render_text(report, console), c.width, c.color)
 
 
+def build(result, c: Context) -> str:
+    from migrate.render import build as build_render
+
+    return captured(lambda console: build_render.render_text(result, console), c.width, c.color)
+
+
+def kernels(diff, c: Context) -> str:
+    from migrate.render import kernels as kernels_render
+
+    return captured(lambda console: kernels_render.render_text(diff, console), c.width, c.color)
+
+
 FORMAT = Format("text", "what a terminal shows", {"migration": migration, "check": check, "report": report,
-                                                  "compare": compare, "doctor": doctor}, rank=0)
+                                                  "compare": compare, "doctor": doctor, "build": build,
+                                                  "kernels": kernels}, rank=0)

@@ -9,6 +9,7 @@ HIP64 = toolchain.TOOLCHAIN / "hip-6.4"
 HALF = re.compile(r"hipblasStatus_t\s+(hipblas\w+)\s*\(([^;{]*?)\)\s*;", re.S)
 
 
+@pytest.mark.hipcc
 def test_the_half_precision_functions_are_those_the_hipblas_headers_declare():
     """CPP041's functions are the hipBLAS functions whose prototypes take hipblasHalf, in HIP 5.2's hipBLAS 0.54 and
     HIP 6.4's hipBLAS 2."""

@@ -1,4 +1,5 @@
-"""`hipmigrate bench` and `hipmigrate compare`: options onto migrate.stages.bench, output by migrate.render.bench.
+"""`hipmigrate bench` and `hipmigrate compare`: options onto migrate.stages.bench, output through the format table
+(migrate/formats: migrate.render.bench's renderers).
 
 Exit status of bench: 0 every run succeeded; 1 a build or some run failed, timed out or gave no figure (all are
 in the results file); 2 usage or configuration error. Of compare: 0 no regression beyond the threshold; 1 a
@@ -10,7 +11,6 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 from migrate.render.console import new_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -18,17 +18,9 @@ from migrate.bench import profile, results, stats
 from migrate.bench.config import BenchError
 from migrate.commands import guard
 from migrate.commands.output import emit, output_format
-from migrate.render import bench as render
 from migrate.stages import bench as stage
 
 err = new_console(stderr=True)
-
-
-def output_console() -> Console:
-    console = new_console()
-    return console if console.is_terminal else new_console(width=200)
-
-
 
 
 def progress_callback(enabled: bool):
@@ -75,7 +67,7 @@ def command_line() -> str:
 @click.option("--warmups", type=click.IntRange(0), default=None, help="Warm-up runs (overrides the declarations).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=None, help="Seconds per run (overrides).")
 @click.option("--no-build", is_flag=True, help="Do not run the projects' declared build commands.")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_format("bench")
 @click.option("--no-progress", is_flag=True, help="No progress display.")
 @click.option("--kernels", is_flag=True,
               help="Also time every kernel: more runs under Nsight Compute (NVIDIA) or rocprofv3 (ROCm).")
@@ -112,10 +104,9 @@ def bench(projects: tuple[Path, ...], output: Path | None, launcher: str | None,
             bar.stop()
     path = output or stage.default_output(projects[0], result.created)
     results.save(result, path)
-    if output_format == "json":
-        click.echo(result.dumps(), nl=False)
-    else:
-        render.render_bench_text(result, output_console(), str(path))
+    emit("bench", output_format, result, plain_width=200)
+    if output_format == "text":
+        click.echo(f"results: {path}")
     sys.exit(1 if result.failed else 0)
 
 

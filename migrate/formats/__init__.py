@@ -1,5 +1,5 @@
-"""The output formats: the commands that print (run, scan, diff, check, report, compare, doctor, build) pick their
-renderer here (bench prints its own results file in text or JSON).
+"""The output formats: every command that prints (run, scan, diff, check, report, bench, compare, doctor, build) picks
+its renderer here.
 
 One module per format in this package, each with `FORMAT = Format(name, summary, views)`: `views` maps what the
 format can show to a pure function `render(model, context) -> str`:
@@ -13,6 +13,7 @@ format can show to a pure function `render(model, context) -> str`:
 | doctor | migrate.doctor.DoctorReport | doctor |
 | build | migrate.model.BuildResult | build |
 | kernels | migrate.kernels.model.KernelDiff | build --kernels |
+| bench | migrate.bench.results.Results | bench |
 
 Adding a format is one file here (or `register(Format(...))` from a plug-in); each command offers the formats that
 render its view, in `rank` order.
@@ -26,7 +27,7 @@ from typing import Callable
 
 from migrate.errors import UsageError
 
-VIEWS = ("migration", "check", "report", "compare", "doctor", "build", "kernels")
+VIEWS = ("migration", "check", "report", "compare", "doctor", "build", "kernels", "bench")
 
 
 @dataclass(frozen=True)

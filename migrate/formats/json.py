@@ -46,6 +46,10 @@ def kernels(diff, c: Context) -> str:
     return kernels_render.render_json(diff)
 
 
+def bench(result, c: Context) -> str:
+    return result.dumps()  # the results file itself (docs/bench.md)
+
+
 FORMAT = Format("json", "one JSON document", {"migration": migration, "check": check, "report": report,
                                               "compare": compare, "doctor": doctor, "build": build,
-                                              "kernels": kernels}, rank=30)
+                                              "kernels": kernels, "bench": bench}, rank=30)

@@ -47,6 +47,12 @@ def kernels(diff, c: Context) -> str:
     return captured(lambda console: kernels_render.render_text(diff, console), c.width, c.color)
 
 
+def bench(result, c: Context) -> str:
+    from migrate.render import bench as bench_render
+
+    return captured(lambda console: bench_render.render_bench_text(result, console, None), c.width, c.color)
+
+
 FORMAT = Format("text", "what a terminal shows", {"migration": migration, "check": check, "report": report,
                                                   "compare": compare, "doctor": doctor, "build": build,
-                                                  "kernels": kernels}, rank=0)
+                                                  "kernels": kernels, "bench": bench}, rank=0)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from migrate import newlines
-from migrate.cpp import continuations, platform
+from migrate.cpp import continuations, pieces, platform
 from migrate.cpp.context import CppContext
 from migrate.fixing import Translation, run_rules
 from migrate.model import Edit, Finding, RuleKind
@@ -14,9 +14,25 @@ BOM = b"\xef\xbb\xbf"
 
 def translate(path: str, data: bytes, options: Options, packs: Packs, target: str, rules) -> Translation:
     bom = data.startswith(BOM)
-    result = newlines.translated(data[len(BOM):] if bom else data,
-                                 lambda body, edits: _translate(path, body, options, packs, target, rules, edits))
-    return Translation((BOM if bom else b"") + result.data, result.findings) if bom else result
+    body = data[len(BOM):] if bom else data
+
+    def run(text: bytes, edits: list[Edit]) -> Translation:
+        return _translate(path, text, options, packs, target, rules, edits)
+
+    result = _in_pieces(body, run) or newlines.translated(body, run)
+    return Translation(BOM + result.data, result.findings) if bom else result
+
+
+def _in_pieces(body: bytes, run) -> Translation | None:
+    """A huge file piece by piece (migrate.cpp.pieces), when it can be cut; None otherwise."""
+    if len(body) <= pieces.THRESHOLD or newlines.has_lone_cr(body):
+        return None
+
+    def run_piece(text: bytes) -> tuple[Translation, list[Edit]]:
+        edits: list[Edit] = []
+        return run(text, edits), edits
+
+    return pieces.translate(body, run_piece, pieces.PIECE)
 
 
 def _translate(path: str, body: bytes, options: Options, packs: Packs, target: str, rules,

@@ -5,7 +5,7 @@ import bisect
 import re
 from functools import cached_property
 
-from migrate.model import Span
+from migrate.model import Edit, Span
 from migrate.options import Options
 from migrate.packs import Packs, version_tuple
 
@@ -50,6 +50,11 @@ class FileContext:
 
     def text(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8", "replace")
+
+    def separated(self, edit: Edit) -> Edit:
+        """`edit` as the file needs it so that its text does not run into a neighbouring word; as it is by
+        default."""
+        return edit
 
     def parse_errors(self) -> list[tuple[int, int]]:
         """(line, column) of places the file's parser could not make sense of; none by default."""

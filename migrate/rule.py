@@ -61,7 +61,7 @@ class Rule:
                 matched: str | None = None, detail: tuple[str, ...] = ()) -> Finding:
         """`matched` is the source text of [start, end) when the rule already has it (read from the file if not);
         `detail`: what the finding names, for listings that must not parse the message or the text again."""
-        edits = tuple(edits)
+        edits = tuple(ctx.separated(e) for e in edits)
         fix = Fix(readable(title), edits, applicability or self.applicability) if edits else None
         return Finding(code or self.code, self.kind, self.severity if severity is None else severity, readable(message),
                        ctx.span(start, end), fix, family, ctx.text(start, end) if matched is None else readable(matched),

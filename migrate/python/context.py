@@ -13,8 +13,10 @@ import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
 from migrate.context import FileContext
+from migrate.model import Edit
 from migrate.python.names import QualifiedNames
 
+WORD = re.compile(rb"[A-Za-z0-9_]")
 BARE_CONTINUATION = re.compile(rb"^[ \t]*\\\r?\n", re.M)  # a line that is only a backslash
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
@@ -64,6 +66,20 @@ class PythonContext(FileContext):
         if self._bare_continuations:
             return self._realigned(node, start, end)
         return start, end
+
+    def separated(self, edit: Edit) -> Edit:
+        """A replacement that ends (or starts) with a word character where the text it replaces did not, next to a
+        word: a space between, as `getattr(torch.version, 'rocm', None)is None` becomes `torch.version.hip is
+        None`, not `torch.version.hipis None`."""
+        if edit.start == edit.end or not edit.text:
+            return edit
+        text = edit.text
+        if _word(text[-1]) and not WORD.match(self.data, edit.end - 1) and WORD.match(self.data, edit.end):
+            text += " "
+        if _word(text[0]) and not WORD.match(self.data, edit.start) and edit.start \
+                and WORD.match(self.data, edit.start - 1):
+            text = " " + text
+        return edit if text is edit.text else Edit(edit.start, edit.end, text)
 
     @cached_property
     def _bare_continuations(self) -> bool:
@@ -131,6 +147,10 @@ class PythonContext(FileContext):
         return (f"byte 0x{self.data[bad]:02x} is not {_declared(self.data)}, the file's encoding (Python only skips "
                 "such bytes in comments); convert the file to UTF-8, or declare its encoding in a coding cookie "
                 "(`# -*- coding: latin-1 -*-`), and run again")
+
+
+def _word(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
 
 
 def _utf8(data: bytes) -> bool:

@@ -36,6 +36,9 @@ class TorchVersionRocm(PythonRule):
         Invalid("from torch.version import rocm as rocm_version\nimport torch as th\n\nIS_ROCM = th.version.rocm is not None\n",
                 fixed="from torch.version import hip as rocm_version\nimport torch as th\n\n"
                       "IS_ROCM = th.version.hip is not None\n", line=1),
+        # a call written against the next word (legal Python) is replaced by a name: a space keeps them apart
+        Invalid("import torch\n\nIS_ROCM = getattr(torch.version, 'rocm', None)is not None\n",
+                fixed="import torch\n\nIS_ROCM = torch.version.hip is not None\n", line=3),
         Invalid("import torch\n\nif hasattr(torch.version, 'rocm'):\n    pass\nok = not hasattr(torch.version, 'rocm')\n",
                 fixed="import torch\n\nif torch.version.hip is not None:\n    pass\n"
                       "ok = not (torch.version.hip is not None)\n"),

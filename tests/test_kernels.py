@@ -2,7 +2,6 @@
 occupancy arithmetic against hand-worked values, every CUDA sample's kernels paired with plausible figures (real
 nvcc and hipcc, one target per toolchain), and the findings of samples/kernel_pressure with code and line."""
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from migrate.kernels.hardware import tables
 from migrate.kernels.pairing import pair
 from migrate.kernels.model import Usage
 from migrate.kernels.sources import scan
-from tests.conftest import REQUIRE_TOOLS
+from tests.marks import need_tool
 from tests.helpers import cli, golden_release, write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,23 +164,16 @@ SAMPLE_KERNELS = {
 }
 
 
-def need_nvcc() -> None:
-    """nvcc compiles the CUDA side; without it the test is skipped, or fails in CI (HIPMIGRATE_REQUIRE_TOOLS=1)."""
-    if shutil.which("nvcc") is None:
-        if REQUIRE_TOOLS:
-            pytest.fail("nvcc is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1) but was not found on PATH")
-        pytest.skip("nvcc not installed (the CUDA toolkit)")
-
-
 def sample_toolchain(sample: Path, request) -> tuple[toolchain.Toolchain, str]:
     """The toolchain and target of the sample's golden release (tests/helpers.py), one target per toolchain."""
-    need_nvcc()
+    need_tool("nvcc")
     if golden_release(sample) == "5.2":
         return toolchain.choose(hipcc=request.getfixturevalue("hipcc")), "gfx90a"
     return toolchain.choose(hipcc=request.getfixturevalue("hipcc64")), "gfx942"
 
 
 @pytest.mark.hipcc
+@pytest.mark.nvcc
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_every_sample_kernel_paired(sample, request):
     tc, target = sample_toolchain(sample, request)
@@ -197,6 +189,7 @@ def test_every_sample_kernel_paired(sample, request):
 
 
 @pytest.mark.hipcc
+@pytest.mark.nvcc
 def test_kernel_pressure_findings_with_code_and_line(request):
     sample = ROOT / "samples" / "kernel_pressure"
     tc, target = sample_toolchain(sample, request)
@@ -213,11 +206,12 @@ def test_kernel_pressure_findings_with_code_and_line(request):
 
 
 @pytest.mark.hipcc
+@pytest.mark.nvcc
 def test_build_kernels_command(tmp_path, request):
     """End to end: run, then build --kernels (HIP 6.4, gfx942 and gfx950: the 96 KiB block fits gfx950's LDS); the
     state keeps another toolchain's columns beside the new ones."""
     hipcc64 = request.getfixturevalue("hipcc64")
-    need_nvcc()
+    need_tool("nvcc")
     dst = tmp_path / "out"
     assert cli("run", ROOT / "samples" / "kernel_pressure" / "src", "--out", dst, "--hip-version", "6.4").exit_code == 1
     result = cli("build", dst, "--kernels", "--hipcc", hipcc64, "--offload-arch", "gfx942", "--offload-arch",

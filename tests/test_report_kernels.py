@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from tests.helpers import cli
+from tests.marks import need_tool
 from tests.test_report import SCHEMA, TIME, check_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,12 +64,7 @@ def test_sarif_carries_the_kernel_findings(dst):
 @pytest.mark.browser
 def test_html_table_sorts_without_script(dst, tmp_path):
     """Chromium renders the section; with the 'ratio' order picked, the worst ratio comes first."""
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        from tests.conftest import REQUIRE_TOOLS
-        if REQUIRE_TOOLS:
-            pytest.fail("chromium is required in CI (HIPMIGRATE_REQUIRE_TOOLS=1)")
-        pytest.skip("chromium not installed")
+    chromium = need_tool("chromium")
     page = report(dst, "html")
     assert "<script" not in page and page.count('<circle class="kernel"') == 8
     picked = page.replace('id="sort-order" checked', 'id="sort-order"').replace('id="sort-ratio"', 'id="sort-ratio" checked')
@@ -83,11 +79,11 @@ def test_html_table_sorts_without_script(dst, tmp_path):
 
 
 @pytest.mark.hipcc
+@pytest.mark.nvcc
 def test_measured_times_join_the_static_diff(tmp_path, request):
     """block_reduce: the static diff made here (HIP 6.4, gfx942), the H200's two profiled runs compared."""
     hipcc64 = request.getfixturevalue("hipcc64")
-    if shutil.which("nvcc") is None:
-        pytest.skip("nvcc not installed")
+    need_tool("nvcc")
     dst = tmp_path / "dst"
     assert cli("run", ROOT / "samples" / "block_reduce" / "src", "--out", dst, "--hip-version", "6.4").exit_code == 0
     assert cli("build", dst, "--kernels", "--hipcc", hipcc64, "--offload-arch", "gfx942").exit_code == 0

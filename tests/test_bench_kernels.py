@@ -138,7 +138,7 @@ def test_rocm_candidate_is_recorded_from_the_traces(tmp_path, monkeypatch):
     doc = results.load(rocm_candidate(tmp_path, monkeypatch))
     saxpy = doc.benchmark("saxpy_streams")
     assert (saxpy.profile.tool, saxpy.profile.version, len(saxpy.profile.runs)) == ("rocprofv3", "1.0.0", 5)
-    assert saxpy.profile.argv[1:] == ["--kernel-trace", "--output-format", "csv", "-d", "<profile>", "-o", "kernels",
+    assert saxpy.profile.argv[1:] == ["--kernel-trace", "--stats", "--output-format", "csv", "-d", "<profile>", "-o", "kernels",
                                       "--", "/bin/sh", "-c", "echo PASSED"]
     (k,) = saxpy.kernels
     assert (k.name, k.key, k.runs, k.launches) == ("saxpy(int, float, float const*, float*)", "saxpy", 5, 20)

@@ -2,11 +2,12 @@
 
 The benchmark's command runs under
 
-    rocprofv3 --kernel-trace --output-format csv -d DIR -o kernels -- COMMAND...
+    rocprofv3 --kernel-trace --stats --output-format csv -d DIR -o kernels -- COMMAND...
 
 which writes one `*kernel_trace.csv` per profiled process somewhere under DIR (rocprofv3 puts the process id or
-host name into the path, depending on its version); hipmigrate reads every one it finds there. The per-launch
-durations come from the trace, so `--stats` (the same figures summed per kernel) is not asked for.
+host name into the path, depending on its version), and with `--stats` a `*kernel_stats.csv` of the same figures
+summed per kernel, kept with --profile-dir for a person to read; hipmigrate reads every trace it finds there, as the
+per-launch durations the statistics need come from the trace.
 
 The trace's columns, as rocprofv3's documentation gives them (ROCprofiler-SDK, "Using rocprofv3", kernel trace;
 the test data in tests/data/kernels/rocprofv3/ is written in that format):
@@ -31,7 +32,7 @@ NEEDED = ("Kernel_Name", "Start_Timestamp", "End_Timestamp")
 
 def prefix(tool: str, output: Path) -> list[str]:
     """The words put before the benchmark's command; the trace goes under the folder `output`."""
-    return [tool, "--kernel-trace", "--output-format", "csv", "-d", str(output), "-o", "kernels", "--"]
+    return [tool, "--kernel-trace", "--stats", "--output-format", "csv", "-d", str(output), "-o", "kernels", "--"]
 
 
 def output_of(output: Path) -> str:

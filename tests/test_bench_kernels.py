@@ -20,7 +20,8 @@ from tests.test_compare import independent, rows
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "fixtures" / "bench_kernels"
-H200, H200_LIBS, H200_RUN2 = (ROOT / "samples" / "bench" / f"kernels-h200{s}.json" for s in ("", "-libs", "-run2"))
+H200, H200_LIBS, H200_RUN2, H200_PRESSURE = (ROOT / "samples" / "bench" / f"kernels-h200{s}.json"
+                                             for s in ("", "-libs", "-run2", "-pressure"))
 SIX = ("saxpy_streams", "block_reduce", "cublas_sgemm", "curand_pi", "multifile_constant", "ballot_compaction")
 
 
@@ -31,7 +32,7 @@ def test_ncu_csv_recorded_on_the_h200_by_hand():
                         for d in (5152.0, 5312.0, 5664.0, 5952.0)]
 
 
-@pytest.mark.parametrize("path", [H200, H200_LIBS], ids=["six", "libs"])
+@pytest.mark.parametrize("path", [H200, H200_LIBS, H200_PRESSURE], ids=["six", "libs", "pressure"])
 def test_committed_h200_results_are_what_ncu_printed(path):
     """Every kernel of the committed results file, re-derived from the raw CSV of its profiled runs."""
     doc = results.load(path)
@@ -48,7 +49,7 @@ def test_h200_kernels_of_the_samples():
     """What the H200 measured: each sample's own kernels (every __global__ it launches) with launches per run and
     the launch configuration the sources use, plus the library kernels of cuBLAS, cuRAND, cuBLASLt and cuDNN."""
     seen = {b.name: {k.key: (k.launches // k.runs, k.configs) for k in b.kernels}
-            for path in (H200, H200_LIBS) for b in results.load(path).benchmarks}
+            for path in (H200, H200_LIBS, H200_PRESSURE) for b in results.load(path).benchmarks}
     assert seen["saxpy_streams"] == {"saxpy": (4, (((4097, 1, 1), (256, 1, 1), 20),))}
     assert seen["block_reduce"] == {"reduceSum": (1, (((1024, 1, 1), (256, 1, 1), 5),))}
     assert seen["multifile_constant"] == {"init_signal": (1, (((3907, 1, 1), (256, 1, 1), 5),)),
@@ -56,6 +57,10 @@ def test_h200_kernels_of_the_samples():
     assert seen["ballot_compaction"] == {"compactGreater": (1, (((16401, 1, 1), (256, 1, 1), 5),))}
     assert seen["curand_pi"]["countInside"] == (1, (((1024, 1, 1), (256, 1, 1), 5),))
     assert seen["bf16_layernorm"] == {"layernorm_forward": (21, (((512, 1, 1), (256, 1, 1), 105),))}
+    assert seen["kernel_pressure"] == {"tile_accumulate": (1, (((8, 1, 1), (256, 1, 1), 5),)),
+                                       "stage_rows": (1, (((16, 1, 1), (256, 1, 1), 5),)),
+                                       "histogram_bins": (1, (((256, 1, 1), (256, 1, 1), 5),)),
+                                       "row_sums": (1, (((4096, 1, 1), (32, 1, 1), 5),))}
     assert seen["nccl_nvtx_step"] == {"weight_gradient": (1, (((64, 1, 1), (256, 1, 1), 5),)),
                                       "sgd_update": (1, (((64, 1, 1), (256, 1, 1), 5),))}
     assert len(seen["cublas_sgemm"]) == 2 and all(k.startswith("sm80_xmma_gemm_f32f32") for k in seen["cublas_sgemm"])

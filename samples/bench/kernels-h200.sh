@@ -9,7 +9,8 @@
 #
 # Writes to $OUT: ncu-saxpy_streams.csv (ncu run by hand on one sample, the command in the log), kernels-h200.json
 # (the six samples without outside libraries), kernels-h200-libs.json (the four with cuBLASLt, cuDNN, NCCL and
-# bf16), kernels-h200-run2.json (the six again, not rebuilt), profiles.tar.gz (ncu's raw CSV of every profiled
+# bf16), kernels-h200-run2.json (the six again, not rebuilt), kernels-h200-pressure.json (kernel_pressure, added
+# later: ONLY=pressure runs just that part), profiles.tar.gz (ncu's raw CSV of every profiled
 # run, kept with --profile-dir) and log.txt.
 set -u
 OUT=${OUT:-/tmp/kernels-h200}
@@ -36,6 +37,12 @@ nvcc -O2 -std=c++17 -arch=sm_90 -o "$work/saxpy_streams" samples/saxpy_streams/s
     >"$OUT/ncu-saxpy_streams.csv"
 
 HM='from migrate.commands.bench import bench; bench()'
+if [ "${ONLY:-}" = pressure ]; then
+    timeout 120 python3 -c "$HM" samples/kernel_pressure -n 5 --kernels --profile-dir "$work/profiles" \
+        --no-progress -o "$OUT/kernels-h200-pressure.json"
+    tar -czf "$OUT/profiles.tar.gz" -C "$work" profiles
+    exit 0
+fi
 A="samples/saxpy_streams samples/block_reduce samples/cublas_sgemm samples/curand_pi samples/multifile_constant
    samples/ballot_compaction"
 B="samples/bf16_layernorm samples/cublaslt_gelu samples/cudnn_conv samples/nccl_nvtx_step"
@@ -45,4 +52,6 @@ timeout 220 python3 -c "$HM" $B -n 5 --kernels \
     --profile-dir "$work/profiles" --no-progress -o "$OUT/kernels-h200-libs.json"
 timeout 120 python3 -c "$HM" $A -n 5 --kernels --no-build \
     --no-progress -o "$OUT/kernels-h200-run2.json"
+timeout 120 python3 -c "$HM" samples/kernel_pressure -n 5 --kernels --profile-dir "$work/profiles" --no-progress \
+    -o "$OUT/kernels-h200-pressure.json"
 tar -czf "$OUT/profiles.tar.gz" -C "$work" profiles

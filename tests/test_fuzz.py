@@ -90,3 +90,14 @@ def test_a_byte_that_is_not_utf8_in_a_computed_makefile_value(tmp_path):
     assert status == 1  # INP003
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("BLD107", 1), ("BLD107", 2), ("INP003", 2)]
     assert (tmp_path / "out" / "Makefile").read_bytes() == b"ROCM_PATH ?= /opt/rocm\nROCM_PATH ?= $(CUD\xffA_PATH)\n"
+
+
+def test_a_call_renamed_in_a_comment_needs_no_runtime_include(tmp_path):
+    """--translate-comments renames CUDA names in comments too; a device call named only in a comment (here a //
+    comment continued by a backslash) made CPP002 insert the runtime include inside the comment, again each run."""
+    data = b"// comment \\\n__device__ float f(float v) { return __shfl_down_sync(~0ull, v, 16); }"
+    src = write_tree(tmp_path / "src", {"example.cu": data})
+    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
+        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4", "--translate-comments").exit_code == 0
+    expected = b"// comment \\\n__device__ float f(float v) { return __shfl_down(~0ull, v, 16); }"
+    assert (tmp_path / "one" / "example.cu").read_bytes() == (tmp_path / "two" / "example.cu").read_bytes() == expected

@@ -33,7 +33,8 @@ def needs_runtime(ctx) -> bool:
         if ctx.locate(m.start(), m.end())[0] in (Context.CODE, Context.MACRO):
             return True
     names = ctx.packs.names
-    return any(names[t.name].family in NEEDS_RUNTIME for t in ctx.code_tokens() if t.name in names)
+    code = (Context.CODE, Context.MACRO)  # not the comments --translate-comments also renames in
+    return any(names[t.name].family in NEEDS_RUNTIME for t in ctx.code_tokens() if t.name in names and t.context in code)
 
 
 class MissingHipRuntimeInclude(CppRule):

@@ -36,6 +36,9 @@ class TorchVersionRocm(PythonRule):
         Invalid("from torch.version import rocm as rocm_version\nimport torch as th\n\nIS_ROCM = th.version.rocm is not None\n",
                 fixed="from torch.version import hip as rocm_version\nimport torch as th\n\n"
                       "IS_ROCM = th.version.hip is not None\n", line=1),
+        # the owner written over two lines (a comment between): the brackets that held it together stay
+        Invalid("import torch\n\nif hasattr(torch  # the module\n    .version, 'rocm'):\n    pass\n",
+                fixed="import torch\n\nif (torch  # the module\n    .version.hip is not None):\n    pass\n", line=3),
         # a call written against the next word (legal Python) is replaced by a name: a space keeps them apart
         Invalid("import torch\n\nIS_ROCM = getattr(torch.version, 'rocm', None)is not None\n",
                 fixed="import torch\n\nIS_ROCM = torch.version.hip is not None\n", line=3),
@@ -87,7 +90,9 @@ class TorchVersionRocm(PythonRule):
                 new = None  # another default: `torch.version.hip or <default>` may not be what is meant
             else:
                 new = f"{version}.hip" if getter else f"{version}.hip is not None"
-                if not getter and not isinstance(idx.parent(call), (cst.If, cst.Arg, cst.Assign, cst.Return)):
+                # a line break in the owner's text holds only inside the call's brackets: keep it inside some
+                if "\n" in version or not getter and not isinstance(idx.parent(call),
+                                                                   (cst.If, cst.Arg, cst.Assign, cst.Return)):
                     new = f"({new})"
             always = "None" if getter else "False"
             yield self.finding(ctx, start, end, f"{ctx.text(start, end)} is always {always}: ROCm builds of PyTorch "

@@ -22,6 +22,7 @@ NEXT = {
     "HAZ016": "port to the library named in the message (MIOpen, rocWMMA, Composable Kernel, ...)",
     "INP001": "fix the syntax error at that line, or exclude the file (--exclude)",
     "INP002": "convert the file to UTF-8, then run again",
+    "PRF002": "shrink the kernel's shared memory (tile) to the target's LDS, or split the work",
 }
 
 
@@ -51,7 +52,7 @@ def blockers(findings) -> list[Blocker]:
             label = f"unsupported API ({f.family or 'no HIP counterpart'})"
         else:
             rule = registry.by_code(f.code)
-            label = rule.name() if rule is not None else f.code
+            label = rule.name() if rule is not None else _title(f.code)
         groups.setdefault((f.code, label), []).append(f)
     out = [Blocker(code, label, len(items), items[0], NEXT.get(code, f"read `hipmigrate rules {code}`"))
            for (code, label), items in groups.items()]
@@ -68,6 +69,16 @@ class Row:
     next_step: str
 
 
+def _title(code: str) -> str:
+    """The title of a code no rule class defines (the kernel diff's PRF codes, the engine's), from the code table."""
+    from migrate.codes import code_table
+    from migrate.packs import default_packs
+    from migrate.registry import default_registry
+
+    entry = code_table(default_registry(), default_packs()).get(code)
+    return entry.title if entry is not None else code
+
+
 def report_rows(report) -> list[Row]:
     """The blockers of a migrate.report.model.Report: the migration's by cause, then each distinct compile error (a
     shared header's error once, with the compiles and units that met it), largest first."""
@@ -76,6 +87,10 @@ def report_rows(report) -> list[Row]:
         for g in blockers(s.finding for s in report.migration.findings):
             f = g.first
             rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}:{f.span.column}", g.next_step))
+    if report.kernels is not None:  # a kernel whose block cannot launch on a target (PRF002), from build --kernels
+        for g in blockers(report.kernels.findings):
+            f = g.first
+            rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}", g.next_step))
     if report.build is not None:
         groups: dict[tuple, list] = {}
         for stored in report.build.findings:

@@ -155,7 +155,8 @@ def hipdnn_tokens(ctx) -> list[Token]:
     def find(c):
         if b"hipdnn" not in c.data and b"HIPDNN_" not in c.data:
             return []
-        return [t for _, t in c.code_matches(re.compile(rb"(?<![\w$])((?:hipdnn|HIPDNN_)\w+)"))]
+        matches = c.code_matches(re.compile(rb"(?<![\w$])((?:hipdnn|HIPDNN_)\w+)"))
+        return [t for _, t in matches if canonical(t.name) is not None]  # not hipdnnoid, nor a project's own
     return ctx.once("cudnn:hipdnn-tokens", find)
 
 

@@ -31,6 +31,7 @@ class HipdnnName(CppRule):
                         "MIOpen's is miopenActivationPASTHRU"),
         Valid("void f(miopenHandle_t h) { miopenDestroy(h); }\n"),
         Valid('const char* s = "hipdnnCreate"; // hipdnnCreate\n'),
+        Valid("void f(int h) { hipdnnoid(h); }\n"),  # a name that only begins like hipDNN's (a fuzz find)
     ]
 
     def check(self, ctx):

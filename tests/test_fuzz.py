@@ -101,3 +101,14 @@ def test_a_call_renamed_in_a_comment_needs_no_runtime_include(tmp_path):
         assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4", "--translate-comments").exit_code == 0
     expected = b"// comment \\\n__device__ float f(float v) { return __shfl_down(~0ull, v, 16); }"
     assert (tmp_path / "one" / "example.cu").read_bytes() == (tmp_path / "two" / "example.cu").read_bytes() == expected
+
+
+def test_a_byte_that_is_not_utf8_in_an_exec_form_run_keeps_the_offsets(tmp_path):
+    """A deployment file's text was decoded with U+FFFD for bytes that are not UTF-8 and its offsets measured in the
+    re-encoded text (three bytes for one): past such a byte every edit landed late, or an IndexError (INP008)."""
+    data = (b'FROM python:3.11\nRUN ["/bin/sh", "-c", "pip install \\"torch==2.3.1+cu121\\" '
+            b'torchvision==0.18.1+cu121\xe9"]\n')
+    src = write_tree(tmp_path / "src", {"Dockerfile": data})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.4")
+    assert [(f["code"], f["line"]) for f in doc["findings"] if f["code"].startswith("INP")] == [("INP003", 2)]
+    assert (tmp_path / "out" / "Dockerfile").read_bytes() == data.replace(b"+cu121", b"+rocm6.0")

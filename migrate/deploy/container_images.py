@@ -89,7 +89,7 @@ KNOWN_IMAGES = re.compile(rb"(?<![\w./:@-])(?:(?:docker\.io/)?(?:library/)?(?:nv
 
 def _word_ref(text: str, start: int, syntax: str, editable: bool = True) -> ImageRef:
     name, tag, digest = split_reference(text)
-    return ImageRef(text, name, tag, digest, "$" in text, start, start + len(text.encode()), editable, syntax)
+    return ImageRef(text, name, tag, digest, "$" in text, start, start + len(text.encode("utf-8", "surrogateescape")), editable, syntax)
 
 
 def _shell_refs(ctx, texts) -> Iterator[ImageRef]:
@@ -130,7 +130,7 @@ def _arg_refs(ctx) -> Iterator[ImageRef]:
         start, end = default.start_byte, default.end_byte
         if default.type in ("double_quoted_string", "single_quoted_string"):
             start, end = start + 1, end - 1
-        text = ctx.data[start:end].decode("utf-8", "replace")
+        text = ctx.data[start:end].decode("utf-8", "surrogateescape")
         if text and not any(c in text for c in " \t\\\"'") and ("/" in text or ":" in text):
             yield _word_ref(text, start, "docker", not default.named_children)
 
@@ -168,7 +168,7 @@ def _yaml_ref(data: bytes, node: tree_sitter.Node) -> ImageRef | None:
         node = node.named_children[0]
     if node.type not in ("plain_scalar", "double_quote_scalar", "single_quote_scalar"):
         return None
-    raw = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    raw = data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
     start, end = node.start_byte, node.end_byte
     text = raw
     if node.type != "plain_scalar":

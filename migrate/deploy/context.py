@@ -129,7 +129,7 @@ class GrammarContext(FileContext):
         return walk(self.root, *types)
 
     def node_text(self, node: tree_sitter.Node) -> str:
-        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
 
     def parse_errors(self) -> list[tuple[int, int]]:
         if not self.root.has_error:

@@ -78,7 +78,7 @@ def _line_bounds(data: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def _text(data: bytes, node: tree_sitter.Node) -> str:
-    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    return data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
 
 
 def requirement_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency], list[IndexUrl]]:
@@ -129,7 +129,7 @@ def _string(data: bytes, node: tree_sitter.Node) -> tuple[str, int, int] | None:
     content = raw[quote:len(raw) - quote]
     if raw[:1] == b'"' and b"\\" in content:
         return None
-    return content.decode("utf-8", "replace"), node.start_byte + quote, node.end_byte - quote
+    return content.decode("utf-8", "surrogateescape"), node.start_byte + quote, node.end_byte - quote
 
 
 def pep508(text: str, start: int, drop: tuple[int, int], group: int = -1) -> Dependency | None:
@@ -140,7 +140,7 @@ def pep508(text: str, start: int, drop: tuple[int, int], group: int = -1) -> Dep
     rest = text[rest_at:]
 
     def at(char: int) -> int:  # character offset in text -> byte offset in the file
-        return start + len(text[:char].encode())
+        return start + len(text[:char].encode("utf-8", "surrogateescape"))
 
     url, url_start = "", -1
     versions = []
@@ -220,8 +220,8 @@ def pyproject_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency
                         continue
                     text, start, _ = found
                     for pin in _POETRY_PIN.finditer(text):
-                        begin = start + len(text[:pin.start(2)].encode())
-                        versions.append(Version(pin[1] or "", pin[2], begin, begin + len(pin[2].encode())))
+                        begin = start + len(text[:pin.start(2)].encode("utf-8", "surrogateescape"))
+                        versions.append(Version(pin[1] or "", pin[2], begin, begin + len(pin[2].encode("utf-8", "surrogateescape"))))
                 name = _key(data, key_node)
                 deps.append(Dependency(name, key_node.start_byte, key_node.end_byte, tuple(versions), "", -1,
                                        _line_bounds(data, pair.start_byte, pair.end_byte),

@@ -150,7 +150,7 @@ def shell_texts(ctx) -> Iterator[ShellText]:
         decoded = [decode_json_string(data, s.start_byte + 1, s.end_byte - 1) for s in strings]
         if any(d is None for d in decoded):
             continue
-        words = [d[0].decode("utf-8", "replace") for d in decoded]
+        words = [d[0].decode("utf-8", "surrogateescape") for d in decoded]
         index = command_string(words)
         if index is not None:
             text, sources = decoded[index]

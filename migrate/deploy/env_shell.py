@@ -12,7 +12,7 @@ from migrate.deploy.env_site import Access, EnvSite, NAME
 
 
 def _text(data: bytes, node: tree_sitter.Node) -> str:
-    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    return data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
 
 
 def _shell_value(data: bytes, node: tree_sitter.Node | None, base: int):
@@ -96,7 +96,7 @@ def _assignment_word(arg: tree_sitter.Node, data: bytes, base: int, skip: int = 
     if any(c in value for c in "\\`$"):
         return EnvSite(match.group(), start, start + match.end(), Access.SET, syntax="shell")
     return EnvSite(match.group(), start, start + match.end(), Access.SET, value,
-                   start + len(text[:match.end() + 1].encode()), base + arg.end_byte, "", "shell")
+                   start + len(text[:match.end() + 1].encode("utf-8", "surrogateescape")), base + arg.end_byte, "", "shell")
 
 
 def _container_env(node: tree_sitter.Node, data: bytes, base: int):

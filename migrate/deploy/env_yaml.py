@@ -93,7 +93,7 @@ def _yaml_env(ctx, node: tree_sitter.Node | None):
             key, eq, rest = text.partition("=")
             if not NAME.fullmatch(key):
                 continue
-            name_end = start + len(key.encode())
+            name_end = start + len(key.encode("utf-8", "surrogateescape"))
             if not eq:
                 site = EnvSite(key, start, name_end, Access.READ, syntax="yaml")
             else:

@@ -51,9 +51,10 @@ def pip_commands(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
     urls: list[IndexUrl] = []
     seen: set[int] = set()
     for shell in regions(ctx):
-        text = shell.text.decode("utf-8", "replace")
+        # bytes that are not UTF-8 stay one character each, so that a character's offset maps back to its byte
+        text = shell.text.decode("utf-8", "surrogateescape")
         for command in PIP_INSTALL.finditer(text):
-            where = shell.at(len(text[:command.start()].encode()))
+            where = shell.at(len(text[:command.start()].encode("utf-8", "surrogateescape")))
             if where in seen:
                 continue
             seen.add(where)
@@ -64,7 +65,7 @@ def pip_commands(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
 
 def _read_arguments(text: str, start: int, stop: int, shell: ShellText, deps: list, urls: list, group: int) -> None:
     def offset(char: int) -> int:
-        return len(text[:char].encode())
+        return len(text[:char].encode("utf-8", "surrogateescape"))
 
     def at(char: int) -> int:
         return shell.at(offset(char))

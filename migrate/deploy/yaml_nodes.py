@@ -22,7 +22,7 @@ def scalar(data: bytes, node: tree_sitter.Node | None) -> str | None:
         node = node.named_children[0]
     if node.type not in SCALARS:
         return None
-    text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    text = data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
     if node.type in ("double_quote_scalar", "single_quote_scalar"):
         text = text[1:-1]
     return text

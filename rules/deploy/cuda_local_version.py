@@ -70,8 +70,8 @@ class CudaLocalVersion(DeployRule):
                 local = CUDA_LOCAL.search(version.text)
                 if local is None:
                     continue
-                start = version.start + len(version.text[:local.start()].encode())
-                end = version.start + len(version.text[:local.end()].encode())
+                start = version.start + len(version.text[:local.start()].encode("utf-8", "surrogateescape"))
+                end = version.start + len(version.text[:local.end()].encode("utf-8", "surrogateescape"))
                 shown = f"{dep.name}{version.operator}{version.text}" if version.operator else \
                     f"{dep.name} {version.text}"
                 head = f"{shown} pins PyTorch's CUDA build"

@@ -87,7 +87,7 @@ class CudaOnlyPackage(DeployRule):
             if dep.url:
                 wheel = dep.url.rsplit("/", 1)[-1]
                 if wheel.endswith(".whl") and cuda_build(wheel):
-                    yield self.finding(ctx, dep.start, dep.url_start + len(dep.url.encode()),
+                    yield self.finding(ctx, dep.start, dep.url_start + len(dep.url.encode("utf-8", "surrogateescape")),
                                        f"{dep.name} @ {wheel} is a CUDA build: {how}")
                 continue
             for version in dep.versions:

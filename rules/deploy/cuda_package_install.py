@@ -114,11 +114,11 @@ class CudaPackageInstall(DeployRule):
                        for n in nodes]
         seen: set[int] = set()
         for raw, at in regions:
-            text = raw.decode("utf-8", "replace")
+            text = raw.decode("utf-8", "surrogateescape")
             for offset, word, what, instead in install_findings(text):
-                start = at(len(text[:offset].encode()))
+                start = at(len(text[:offset].encode("utf-8", "surrogateescape")))
                 if start in seen:
                     continue
                 seen.add(start)
-                yield self.finding(ctx, start, start + len(word.encode()),
+                yield self.finding(ctx, start, start + len(word.encode("utf-8", "surrogateescape")),
                                    f"{word} installs {what}, which AMD GPUs do not use: {instead}")

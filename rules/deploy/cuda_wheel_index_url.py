@@ -121,8 +121,8 @@ class CudaWheelIndexUrl(DeployRule):
                 continue
             release = pinned_torch(deps, url.group)  # the pin of the same pip command or line first
             tag = rocm_tag(release)
-            start = url.start + len(url.url[:where[0]].encode())
-            end = url.start + len(url.url[:where[1]].encode())
+            start = url.start + len(url.url[:where[0]].encode("utf-8", "surrogateescape"))
+            end = url.start + len(url.url[:where[1]].encode("utf-8", "surrogateescape"))
             cuda = url.url[where[0]:where[1]]
             head = f"{url.url} is PyTorch's CUDA wheel index: AMD GPUs need the ROCm build"
             if tag is None:

@@ -125,7 +125,7 @@ class NvidiaSmiInShell(DeployRule):
 
 
 def _text(shell: ShellText, node) -> str:
-    return shell.text[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    return shell.text[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
 
 
 def _parsed(shell: ShellText, command) -> bool:

@@ -72,11 +72,12 @@ UNBUILT = {
     "CPP025-invalid-0": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-invalid-1": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
     "CPP025-valid-2": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
+    "CPP025-invalid-5": {"5.2": "roctx.h: Debian 12 packages no roctracer for HIP 5.2 (this machine's limit)"},
 }
 
 # what this machine's toolchain lacks, not the migration: no warning is owed
 MACHINE_LIMITS = {(name, "5.2") for name in ("CPP001-invalid-5", "CPP025-invalid-0", "CPP025-invalid-1",
-                                             "CPP025-valid-2")}
+                                             "CPP025-valid-2", "CPP025-invalid-5")}
 
 
 def cases():

@@ -206,6 +206,12 @@ CUDA_ONLY_MACROS = frozenset({"CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER_MA
 CALLBACK_MACROS = frozenset({"CUDART_CB", "CUDA_CB"})
 
 
+def in_other_directive(node: tree_sitter.Node) -> bool:
+    """`node` (the outer tree's node at a place) is the text of a directive that is not a #define: #pragma, #error,
+    #line or an unknown one (a mistyped #dfine): words there are no code to rename or to count as used."""
+    return node.type == "preproc_arg" and node.parent is not None and node.parent.type == "preproc_call"
+
+
 def defined_or_tested(node: tree_sitter.Node) -> bool:
     """The name of a `#define`, or in the condition of an `#if`/`#ifdef` (`defined(...)` included)."""
     parent = node.parent

@@ -34,14 +34,8 @@ class CallbackConventionMacro(CppRule):
         if b"_CB" not in ctx.data:
             return
         for m, token in ctx.code_matches(MACROS):
-            if parse.defined_or_tested(token.node) or _in_other_directive(ctx, token):
+            if parse.defined_or_tested(token.node) or parse.in_other_directive(ctx.node_at(token.start, token.end)):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{decoded(m.group(1))} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",
                                edits=[Edit(m.start(), m.end(), "")], title=f"Remove {decoded(m.group(1))}")
-
-
-def _in_other_directive(ctx, token) -> bool:
-    """In the text of a directive that is not a #define (#pragma, #error, an unknown one): not code to edit."""
-    outer = ctx.node_at(token.start, token.end)
-    return outer.type == "preproc_arg" and outer.parent is not None and outer.parent.type == "preproc_call"

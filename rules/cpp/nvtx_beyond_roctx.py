@@ -13,12 +13,12 @@ import re
 
 from migrate.cpp import nvtx_shim
 from migrate.cpp.includes import includes
-from migrate.cpp.parse import Context
+from migrate.cpp.parse import Context, in_other_directive
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 USED = re.compile(rb"(?<![\w:])(" + "|".join(nvtx_shim.NAMES).encode() + rb")\b")
-NVTX_HEADER = re.compile(r"(?:nvtx3/)?(?:nvToolsExt|nvtx3)(?:\.h|\.hpp)?|roctracer/roctx\.h")  # fullmatch
+NVTX_HEADER = re.compile(r"(?:nvtx3/)?(?:nvToolsExt\w*|nvtx3)(?:\.h|\.hpp)?|roctracer/roctx\.h")  # fullmatch
 
 PUSH_RANGE = ("#include <nvtx3/nvToolsExt.h>\n"
               "void push_range(const char* name, unsigned int color) {\n"
@@ -42,6 +42,12 @@ class NvtxBeyondRoctx(CppRule):
         Valid("#include <roctracer/roctx.h>\n" + nvtx_shim.block() + "\nvoid g(nvtxEventAttributes_t* a) "
               "{ nvtxRangePushEx(a); }\n"),
         Valid("// nvtxRangePushEx(&attr) in a comment\nconst char* s = \"nvtxEventAttributes_t\";\n"),
+        # NVTX's other headers are NVTX headers too (all become roctx's: a second run must find the same one)
+        Invalid(PUSH_RANGE.replace("nvToolsExt.h", "nvToolsExtCudaRt.h"),
+                fixed=PUSH_RANGE.replace("#include <nvtx3/nvToolsExt.h>\n", "#include <nvtx3/nvToolsExtCudaRt.h>\n"
+                                         + nvtx_shim.block() + "\n"), line=3),
+        # the text of a directive that is not a #define (a mistyped #include) uses nothing
+        Valid("#includ nvtx3 <nvtx3/nvToolsExt.h>\n#include <nvtx3/nvToolsExtCudaRt.h>\n"),
     ]
 
     def check(self, ctx):
@@ -49,7 +55,8 @@ class NvtxBeyondRoctx(CppRule):
         if b"nvtx" not in data or nvtx_shim.MARKER.encode() in data:
             return
         used = next((m for m in USED.finditer(data)
-                     if ctx.locate(m.start(1), m.end(1))[0] in (Context.CODE, Context.MACRO, Context.USER_SCOPE)), None)
+                     if ctx.locate(m.start(1), m.end(1))[0] in (Context.CODE, Context.MACRO, Context.USER_SCOPE)
+                     and not in_other_directive(ctx.node_at(m.start(1), m.end(1)))), None)
         if used is None or re.search(rb"\b(?:struct|typedef)\b[^;{]*\bnvtxEventAttributes", data):
             return
         header = next((m for m, name in includes(ctx) if NVTX_HEADER.fullmatch(name)), None)

@@ -34,6 +34,8 @@ class CudaNvccFlagsVariable(CMakeRule):
                         "AMD's code generator has no such options"),
         Invalid("set(CUDA_NVCC_FLAGS --expt-relaxed-constexpr)\nproject(x)\n", fixed="project(x)\n"),
         Invalid('set(CUDA_NVCC_FLAGS "${NVCC_ARCH_FLAGS}" CACHE STRING "nvcc flags")\n'),
+        # a target among the words (a link list pasted in; BLD004 turns ${CUDA_LIBRARIES} into one): reported only
+        Invalid("list(APPEND CUDA_NVCC_FLAGS -O3 hip::host)\n"),
         Valid('set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O3")\nmessage("${CUDA_NVCC_FLAGS}")\n'),
     ]
 
@@ -55,7 +57,7 @@ class CudaNvccFlagsVariable(CMakeRule):
                 for w in re.split(r"[;\s]+", arg.value):
                     if w == "${" + name + "}":
                         continue
-                    if "${" in w or "$<" in w:
+                    if "${" in w or "$<" in w or "::" in w:  # a variable, a genex, a target (hip::host): no flag
                         fixable = False
                     if w:
                         words.append(w)

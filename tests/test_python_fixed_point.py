@@ -210,3 +210,17 @@ def test_a_form_feed_does_not_shift_the_edits_after_it(tmp_path):
     assert result.files[0].new.decode().split("\n")[2:] == [
         '\fctx = torch.amp.autocast("cuda", dtype=torch.float16)',
         'ctx = torch.amp.autocast("cuda", dtype=torch.float16)', '']
+
+
+def test_a_bare_continuation_line_after_an_indented_block_does_not_shift_the_edits_after_it(tmp_path):
+    """After a block, libcst's byte positions past a line that is only a backslash come out late, not early: the
+    edits of `os.environ.get("CUDA_HOME", "/usr/local/cuda")` landed two bytes on (a fuzz find)."""
+    from migrate import api
+    from migrate.options import Options
+
+    (tmp_path / "env_setup.py").write_text(
+        'import os\n\n\ndef configure(debug):\n    if debug:\n        os.environ["CUDA_LAUNCH_BLOCKING"] = "1"\n\\\n'
+        '    return os.environ.get("CUDA_HOME", "/usr/local/cuda")\n')
+    _, result = api.analyse(tmp_path, Options(hip_version="7.0"))
+    assert result.files[0].new.decode().splitlines()[5:] == [
+        '        os.environ["AMD_SERIALIZE_KERNEL"] = "3"', "\\", '    return os.environ.get("ROCM_PATH", "/opt/rocm")']

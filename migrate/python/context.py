@@ -89,12 +89,16 @@ class PythonContext(FileContext):
         return b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None
 
     def _realigned(self, node: cst.CSTNode, start: int, end: int) -> tuple[int, int]:
-        """[start, end) moved to where the node's own text really is, at or after libcst's position."""
+        """[start, end) moved to where the node's own text really is: its occurrence nearest libcst's position
+        (which may be early or late: a bare continuation line is left out, or counted twice)."""
         text = self.wrapper.module.code_for_node(node).encode("utf-8")
         if self.data[start:end] == text:
             return start, end
-        found = self.data.find(text, start)
-        return (found, found + len(text)) if found >= 0 else (start, end)
+        found = [at for at in (self.data.rfind(text, 0, start + len(text)), self.data.find(text, start)) if at >= 0]
+        if not found:
+            return start, end
+        at = min(found, key=lambda at: abs(at - start))
+        return at, at + len(text)
 
     @cached_property
     def _encoding(self) -> tuple[str, int]:

@@ -14,6 +14,7 @@ from tests.helpers import cli, cli_json, write_tree
 SEEDED_CASES = 1800
 
 
+@pytest.mark.slow
 def test_a_seeded_fuzz_run_finds_nothing():
     tally = fuzz.fuzz(seed=1, cases=SEEDED_CASES, timeout=60)
     assert tally.cases == SEEDED_CASES

@@ -81,6 +81,7 @@ def copy_of_this_repository(dest: Path) -> str:
     return git(dest, "rev-parse", "HEAD").strip()
 
 
+@pytest.mark.slow
 def test_published_hook_installs_hipmigrate_from_the_repository(tmp_path):
     hook_repo = tmp_path / "hipmigrate-src"
     hook_repo.mkdir()

@@ -3,6 +3,7 @@ punctuation aside), on real files: the Python corpus, the rules and hipmigrate's
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from migrate.python.walk import walk
 
@@ -25,6 +26,7 @@ class _Order(cst.CSTVisitor):
         return True
 
 
+@pytest.mark.slow
 def test_same_nodes_in_the_same_order_as_libcst():
     checked = 0
     for path in FILES:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,6 +23,7 @@ def test_ci_runs_the_readme_test_command():
     assert test_command in ci_lines
 
 
+@pytest.mark.slow
 def test_install_and_migrate_command_in_a_fresh_venv(tmp_path):
     install_and_run, _ = readme_commands()
     pip_part, run_part = install_and_run.split(" && ")

@@ -47,6 +47,9 @@ class NvccArchitectureFlag(MakeRule):
         Valid("NVCCFLAGS = -O2 --offload-arch=gfx90a --offload-arch=gfx940\n"),
         Valid("CFLAGS = -arch x86_64 -arch arm64\n"),  # Apple's -arch
         Valid("# NVCCFLAGS = -arch=sm_80\nARCH := sm_80\n"),
+        # a quote left open (a fuzz find): what follows it is inside the quote, so that flag is not replaced
+        Invalid("FLAGS = --gpu-architecture=compute_80 --gpu-code=sm_8'0,sm_86 -lineinfo\n",
+                fixed="FLAGS = --offload-arch=gfx942 --gpu-code=sm_8'0,sm_86 -lineinfo\n"),
     ]
 
     def check(self, ctx):
@@ -93,4 +96,6 @@ class NvccArchitectureFlag(MakeRule):
             value, size = words[i + 1].text, 2
         if m.group(1) in ("-arch", "--gpu-architecture") and not NVIDIA_ARCH.match(value):
             return 0
+        if any(w.text.count(q) % 2 for w in words[i:i + size] for q in "'\""):
+            return 0  # a quote left open runs on over the words after it: replacing it would change what they are
         return size

@@ -93,11 +93,13 @@ class CppContext(FileContext):
 
     def code_matches(self, pattern: re.Pattern[bytes], group: int = 1):
         """(match, token) for each match of `pattern` whose `group`, a name no pack needs to know, stands in code
-        or a macro body (not in a comment or a string)."""
+        or a macro body (not in a comment or a string, nor in the text of a directive that is not a #define:
+        #pragma, #error, a mistyped #defin)."""
         for m in pattern.finditer(self.data):
             start, end = m.span(group)
             token = Token(m.group(group).decode("ascii", "replace"), start, end, *self.locate(start, end))
-            if token.context in (Context.CODE, Context.MACRO):
+            if token.context in (Context.CODE, Context.MACRO) and not (
+                    token.context is Context.MACRO and parse.in_other_directive(self.node_at(start, end))):
                 yield m, token
 
     # --- tokens ------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ class CallbackConventionMacro(CppRule):
         if b"_CB" not in ctx.data:
             return
         for m, token in ctx.code_matches(MACROS):
-            if parse.defined_or_tested(token.node) or parse.in_other_directive(ctx.node_at(token.start, token.end)):
+            if parse.defined_or_tested(token.node):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{decoded(m.group(1))} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",

@@ -57,6 +57,8 @@ class NvccOnlyOption(MakeRule):
                 fixed="CUDAFLAGS := -fPIC -Wall -fgpu-rdc\n"),
         Invalid("NVCC_FLAGS += --compiler-options \"-fopenmp -Wextra\" --default-stream per-thread\n",
                 fixed="NVCC_FLAGS += -fopenmp -Wextra -fgpu-default-stream=per-thread\n"),
+        # a quote left open on the line (a fuzz find): the options it would hold are left as they are
+        Valid("NVCC_FLAGS += --compiler-options \"-fopenmp --expt-extended-lambda -G\n"),
         Invalid("NVCCFLAGS = -O2 \\\n\t-Xptxas -v \\\n\t-maxrregcount=64\n", fixed="NVCCFLAGS = -O2\n",
                 message="-Xptxas -v is an nvcc option with no AMD counterpart: ptxas is NVIDIA's assembler: AMD's "
                         "code generator has no such options; removed"),
@@ -87,6 +89,9 @@ class NvccOnlyOption(MakeRule):
                     continue
             elif line.kind not in ("assign", "rule"):
                 continue
+            line_text = " ".join(w.text for w in line.words)
+            if line_text.count('"') % 2 or line_text.count("'") % 2:
+                continue  # a quote left open: which words it holds is not known, so none is rewritten
             args = tokens(line.words)
             texts = [t[0] if not t[3] else t[0].strip("'\"") for t in args]
             floor = line.start + (1 if line.kind == "recipe" else 0)

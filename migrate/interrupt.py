@@ -50,6 +50,10 @@ def as_exception():
     before = {s: signal.signal(s, handler) for s in SIGNALS}
     try:
         yield
+        if fired:
+            # the exception was raised inside code that swallows what it raises (a finalizer, logging's fork
+            # hook: "Exception ignored in ..."), so the block went on to its end: the signal is honoured now
+            raise Interrupted(fired[0])
     finally:
         for s, previous in before.items():
             signal.signal(s, previous)

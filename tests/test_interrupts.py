@@ -127,3 +127,24 @@ def test_a_real_interrupt_of_a_parallel_run_stops_its_workers_and_cleans_up(tmp_
     time.sleep(0.5)
     assert [pid for pid in workers if Path(f"/proc/{pid}").exists()] == []
     assert not (tmp_path / "dst").exists() and _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("signum,status,name", SIGNALS)
+def test_a_signal_whose_exception_is_swallowed_is_honoured_at_the_end(signum, status, name):
+    """A signal that arrives while Python runs a finalizer (or logging's fork hook, as a CI run met it) raises inside
+    code whose exceptions are only printed ("Exception ignored in ..."): the block goes on, and the interrupt is
+    raised when it ends instead of being lost (the run exited 0)."""
+    from migrate import interrupt
+
+    class SignalsOnCollection:
+        def __del__(self):
+            os.kill(os.getpid(), signum)
+            for _ in range(10_000):  # the handler runs here, inside the finalizer
+                pass
+
+    went_on = []
+    with pytest.raises(interrupt.Interrupted) as raised:
+        with interrupt.as_exception():
+            SignalsOnCollection()
+            went_on.append(True)
+    assert went_on == [True] and (raised.value.name, raised.value.status) == (name, status)

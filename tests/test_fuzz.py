@@ -113,3 +113,23 @@ def test_a_byte_that_is_not_utf8_in_an_exec_form_run_keeps_the_offsets(tmp_path)
     status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.4")
     assert [(f["code"], f["line"]) for f in doc["findings"] if f["code"].startswith("INP")] == [("INP003", 2)]
     assert (tmp_path / "out" / "Dockerfile").read_bytes() == data.replace(b"+cu121", b"+rocm6.0")
+
+
+def test_a_broken_declaration_gives_no_empty_name_to_look_for(tmp_path):
+    """tree-sitter's recovery from a mangled call made an empty declarator of cudaError_t; HAZ014 then looked for
+    the empty name at every byte, forever (the only hang the fuzzer found)."""
+    from migrate.cpp.context import CppContext
+    from migrate.cpp.declared import declared_with
+    from migrate.options import Options
+    from migrate.packs import default_packs
+
+    data = (b"    cudaError_t err = layernorm_forward(xc.data_ptr<float;>(), gamma.data_ptr<float>(),\n"
+            b"        beta.data_ptr<float>(), y.data_ptr<float>(), rows, cols,\n"
+            b"       us().data_ptr<float>(), y.data_ptr<float>(), rows, cols,\n   " + b"{" * 50 + b"  " + b"}" * 50
+            + b"   static_cast<float>(eps), reinterpret_cast<cudaStream_t>(stream));\n"
+            b"    TORCH_CHECK(err == cudaSuccess, \"failed: \", cudaGetErrorString(err));\n    return y;\n}\n$(")
+    ctx = CppContext("layernorm.cpp", data, Options(hip_version="6.4"), default_packs(), "6.4")
+    assert b"" not in declared_with(ctx, frozenset({b"cudaError_t"}))
+    src = write_tree(tmp_path / "src", {"layernorm.cpp": data})
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.4").exit_code in (0, 1)
+    assert (tmp_path / "out" / "layernorm.cpp").read_bytes().count(b"hipSuccess") == 1

@@ -49,5 +49,6 @@ def _declarators(ctx, start: int, end: int, types: frozenset[bytes]) -> set[byte
         while declarator.type not in ("identifier", "field_identifier") \
                 and declarator.child_by_field_name("declarator") is not None:
             declarator = declarator.child_by_field_name("declarator")
-        names.add(declarator.text)
+        if declarator.type in ("identifier", "field_identifier") and declarator.text:
+            names.add(declarator.text)  # not what error recovery made of a broken one (empty, `data_ptr<float>`)
     return names

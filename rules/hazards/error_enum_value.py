@@ -65,6 +65,8 @@ def uses(data: bytes, names: set[bytes]):
     """(start, end) of each whole-word occurrence of one of `names`, not after `.` or `->`, in text order."""
     found = []
     for name in names:
+        if not name:  # an empty name (a broken declaration) would be found at every byte, forever
+            continue
         at = data.find(name)
         while at >= 0:
             end = at + len(name)

@@ -49,7 +49,9 @@ class FileContext:
         return Span(self.path, start, end, line, column)
 
     def text(self, start: int, end: int) -> str:
-        return self.data[start:end].decode("utf-8", "replace")
+        """The source text of [start, end), bytes that are not UTF-8 kept as surrogate escapes, as edits write them
+        back (`migrate.edits.readable` makes it printable)."""
+        return self.data[start:end].decode("utf-8", "surrogateescape")
 
     def separated(self, edit: Edit) -> Edit:
         """`edit` as the file needs it so that its text does not run into a neighbouring word; as it is by

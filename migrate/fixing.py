@@ -7,7 +7,7 @@ from typing import Callable
 from migrate import suppress
 from migrate.compose import Composition
 from migrate.context import FileContext
-from migrate.edits import Applied, apply_fixes, splice
+from migrate.edits import Applied, apply_fixes, readable, splice
 from migrate.model import Applicability, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
 from migrate.options import Options
 
@@ -60,7 +60,7 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
             if id(f) not in applied and ((f.code, start, f.message) in seen or composition.changed(start)):
                 continue  # said already, or about text an earlier fix wrote (the earlier finding says why)
             seen.add((f.code, start, f.message))
-            moved = replace(f, span=ctx.span(start, max(start, end)), matched=ctx.text(start, max(start, end)))
+            moved = replace(f, span=ctx.span(start, max(start, end)), matched=readable(ctx.text(start, max(start, end))))
             if id(f) in applied:
                 edits += [(e, len(owners)) for e in f.fix.edits]
                 owners.append(moved)

@@ -67,7 +67,8 @@ class Rule:
         fix = Fix(intern(readable(title)), edits, applicability or self.applicability) if edits else None
         return Finding(code or self.code, self.kind, self.severity if severity is None else severity,
                        intern(readable(message)), ctx.span(start, end), fix, family,
-                       intern(ctx.text(start, end) if matched is None else readable(matched)), detail)
+                       intern(readable(ctx.text(start, end) if matched is None else matched)),
+                       tuple(readable(d) for d in detail))
 
 
 class CppRule(Rule):

@@ -133,3 +133,30 @@ def test_a_broken_declaration_gives_no_empty_name_to_look_for(tmp_path):
     src = write_tree(tmp_path / "src", {"layernorm.cpp": data})
     assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.4").exit_code in (0, 1)
     assert (tmp_path / "out" / "layernorm.cpp").read_bytes().count(b"hipSuccess") == 1
+
+
+def test_a_byte_that_is_not_utf8_in_a_reordered_cudnn_argument_is_kept(tmp_path):
+    """CPP030 moves a cuDNN call's arguments as text; that text was decoded with U+FFFD (FileContext.text), so the
+    moved argument came out with three other bytes in place of the one that was there."""
+    data = (b"void run(cudnnHandle_t h) {\n    cudnnConvolutionForward(h, &a, xD, x /* caf\xe9 */, wD, w, cD, "
+            b"CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, ws, n, &b, yD, y);\n}\n")
+    src = write_tree(tmp_path / "src", {"conv.cu": data})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.4")
+    assert status == 1  # INP003: not UTF-8
+    assert ("INP003", 2) in [(f["code"], f["line"]) for f in doc["findings"]]
+    assert (tmp_path / "out" / "conv.cu").read_bytes() == (
+        b"void run(miopenHandle_t h) {\n    miopenConvolutionForward(h, &a, xD, x /* caf\xe9 */, wD, w, cD, "
+        b"miopenConvolutionFwdAlgoImplicitGEMM, &b, yD, y, ws, n);\n}\n")
+
+
+def test_an_except_clause_continued_onto_its_colon_keeps_later_positions(tmp_path):
+    """libcst leaves a backslash-newline before an except clause's colon out of every later byte position: the
+    GradScaler fix below it landed three bytes early and the output no longer parsed."""
+    data = (b"import torch\ntry:\n    import apex\nexcept ImportError\\\n:\n    apex = None\n"
+            b"scaler = torch.cuda.amp.GradScaler()\n")
+    src = write_tree(tmp_path / "src", {"train.py": data})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.4")
+    assert status == 0
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PY005", 7)]
+    assert (tmp_path / "out" / "train.py").read_bytes() == data.replace(b"torch.cuda.amp.GradScaler()",
+                                                                        b'torch.amp.GradScaler("cuda")')

@@ -10,7 +10,8 @@ from migrate.cpp import parse
 
 
 def text(node: tree_sitter.Node) -> str:
-    return node.text.decode("utf-8", "replace")
+    """The node's source text, bytes that are not UTF-8 kept as surrogate escapes (as `FileContext.text`)."""
+    return node.text.decode("utf-8", "surrogateescape")
 
 
 def callee(call: tree_sitter.Node) -> str:

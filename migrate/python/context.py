@@ -17,7 +17,8 @@ from migrate.model import Edit
 from migrate.python.names import QualifiedNames
 
 WORD = re.compile(rb"[A-Za-z0-9_]")
-BARE_CONTINUATION = re.compile(rb"^[ \t]*\\\r?\n", re.M)  # a line that is only a backslash
+# a line that is only a backslash, or a continuation onto a line that starts with a colon (`except E \` then `:`)
+BARE_CONTINUATION = re.compile(rb"^[ \t]*\\\r?\n|\\\r?\n[ \t]*:", re.M)
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
 # detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
@@ -83,9 +84,10 @@ class PythonContext(FileContext):
 
     @cached_property
     def _bare_continuations(self) -> bool:
-        """A line that is only a backslash (a continuation at column 0), or a form feed (which Python reads as
-        indentation whitespace): libcst (1.0 to 1.9) leaves their bytes out of the byte positions of everything after
-        them, which would then land that many bytes early."""
+        """A line that is only a backslash (a continuation at column 0), an except clause continued onto a line that
+        starts with its colon, or a form feed (which Python reads as indentation whitespace): libcst (1.0 to 1.9)
+        leaves their bytes out of the byte positions of everything after them, which would then land that many bytes
+        early."""
         return b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None
 
     def _realigned(self, node: cst.CSTNode, start: int, end: int) -> tuple[int, int]:

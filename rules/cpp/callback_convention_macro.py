@@ -28,14 +28,22 @@ class CallbackConventionMacro(CppRule):
         Valid('// a CUDART_CB callback\nconst char* s = "CUDART_CB";\n'),
         Valid("int MY_CUDART_CB_COUNT = 0;\n"),
         Valid("#pragma message CUDART_CB\n#dfine CUDART_CB\n"),  # directives that are not #define
+        # read as a parameter's type (of a function named `void`): no calling-convention place, and without the
+        # macro the line would no longer parse
+        Valid("garbletypedef void (CUDA_CB *host_fn)(void* data);\n"),
     ]
 
     def check(self, ctx):
         if b"_CB" not in ctx.data:
             return
         for m, token in ctx.code_matches(MACROS):
-            if parse.defined_or_tested(token.node):
+            if parse.defined_or_tested(token.node) or _parameter_type(token.node):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{decoded(m.group(1))} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",
                                edits=[Edit(m.start(), m.end(), "")], title=f"Remove {decoded(m.group(1))}")
+
+
+def _parameter_type(node) -> bool:
+    parent = node.parent
+    return parent is not None and parent.type == "parameter_declaration" and parent.child_by_field_name("type") == node

@@ -31,10 +31,31 @@ def input_finding(path: str, code: str, message: str, line: int = 1, column: int
     return Finding(code, RuleKind.INPUT, severity, message, Span(path, 0, 0, line, column))
 
 
+def is_input_finding(f: Finding) -> bool:
+    """A finding about the input (INP...): its span is the file's start, its line says where."""
+    return f.code.startswith("INP") and f.span.start == f.span.end == 0
+
+
+def _at(places: tuple[str, ...]) -> str:
+    return "(at " + ", ".join(places) + ")"
+
+
+def parse_problem(ctx: FileContext, where: list[tuple[int, int]], said: str) -> Finding:
+    """INP001: the places ("line:column") the parser could not read are the finding's detail, and its message says
+    them where `said` has "{at}"."""
+    places = tuple(f"{line}:{col}" for line, col in where)
+    f = input_finding(ctx.path, "INP001", said.format(parser=ctx.parser, at=_at(places)), *where[0])
+    return replace(f, detail=places)
+
+
+def with_places(f: Finding, places: tuple[str, ...]) -> Finding:
+    """INP001 `f` saying other places (moved, or gathered from the pieces of a file)."""
+    return replace(f, message=f.message.replace(_at(f.detail), _at(places), 1), detail=places)
+
+
 def _copied_unchanged(ctx: FileContext, where: list[tuple[int, int]]) -> Finding:
-    lines = ", ".join(f"{line}:{col}" for line, col in where)
-    return input_finding(ctx.path, "INP001", f"{ctx.parser} could not parse this file (at {lines}): copied unchanged; "
-                         f"{ctx.parse_advice()}", *where[0])
+    return parse_problem(ctx, where, "{parser} could not parse this file {at}: copied unchanged; "
+                         + ctx.parse_advice().replace("{", "{{").replace("}", "}}"))
 
 
 def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: Applied, sups: list, held: set[int]):
@@ -175,7 +196,6 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
         # a parser that a rule needed refused what a quicker check had accepted: still nothing is edited
         return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     if where:
-        lines = ", ".join(f"{line}:{col}" for line, col in where)
-        findings.append(input_finding(
-            ctx.path, "INP001", f"{ctx.parser} could not parse this file cleanly (at {lines}); {what}", *where[0]))
+        findings.append(parse_problem(ctx, where, "{parser} could not parse this file cleanly {at}; "
+                                      + what.replace("{", "{{").replace("}", "}}")))
     return Translation(output, tuple(findings))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from migrate.edits import encoded, splice
-from migrate.fixing import Translation
+from migrate.fixing import Translation, is_input_finding, with_places
 from migrate.model import Edit, Finding, Span
 
 PIECE = 64 * 1024
@@ -122,7 +122,6 @@ INCLUDE = re.compile(rb"^[ \t]*\#[ \t]*include\b[^\n]*\n", re.M)
 DEFINITION = re.compile(rb"^[ \t]*(?:\#[ \t]*define[ \t]+(\w+)(?:\\\r?\n|[^\n])*"
                         rb"|(?:static[ \t]+)?(?:constexpr|const)[ \t]+[\w:<> \t]*?(\w+)[ \t]*=[^;\n{]*;[ \t]*)\n", re.M)
 DEFINES = PIECE // 2  # bytes of definitions carried at most: past that, a piece knows only its own
-PLACES = re.compile(r"\(at ([\d:, ]+)\)")  # INP001's "(at 12:1, 40:3)"
 
 
 @dataclass
@@ -266,7 +265,7 @@ def _placed(state: Pieces, before: int, size: int, edits: list[Edit]) -> dict[Ed
 def _inside(f: Finding, start: int, end: int, lines: tuple[int, int]) -> bool:
     """Whether `f` is the piece's: in [start, end) of the text its rules saw (an insertion at `end` included), or,
     for a finding about the input (its span is the file's start, its line says where), on lines (first, last]."""
-    if f.code.startswith("INP") and f.span.start == f.span.end == 0:
+    if is_input_finding(f):
         return lines[0] < f.span.line <= lines[1]
     return start <= f.span.start < end or (f.fix is not None and f.span.start == f.span.end == end)
 
@@ -275,10 +274,10 @@ def _moved(f: Finding, shift: int, lines: int, placed: dict, before: int) -> Fin
     """`f` of a piece, placed in the whole file: `shift` bytes and `lines` lines further on, its edits where
     `placed` put them (None when some of its edits were placed there and some not)."""
     span = f.span
-    if f.code.startswith("INP") and span.start == span.end == 0:
-        message = PLACES.sub(lambda m: "(at " + ", ".join(_later(p, lines) for p in m.group(1).split(", ")) + ")",
-                             f.message)
-        return replace(f, message=message, span=replace(span, line=span.line + lines))
+    if is_input_finding(f):
+        if f.code == "INP001":
+            f = with_places(f, tuple(_later(p, lines) for p in f.detail))
+        return replace(f, span=replace(span, line=span.line + lines))
     start = span.start + shift
     moved = Span(span.path, start, span.end + shift if span.end != span.start else start, span.line + lines,
                  span.column)
@@ -304,12 +303,12 @@ def _later(place: str, lines: int) -> str:
 def _first_parse_error(findings: list[Finding]):
     """Each piece reports the places its parser could not read (INP001): the file says it once, at the first, with
     the first five places of all."""
-    places = [p for f in findings if f.code == "INP001" for p in PLACES.search(f.message).group(1).split(", ")]
+    places = tuple(p for f in findings if f.code == "INP001" for p in f.detail)
     seen = False
     for f in findings:
         if f.code == "INP001":
             if seen:
                 continue
             seen = True
-            f = replace(f, message=PLACES.sub(lambda m: "(at " + ", ".join(places[:5]) + ")", f.message, count=1))
+            f = with_places(f, places[:5])
         yield f

@@ -54,12 +54,12 @@ class Effort:
         return self.total.effort
 
 
-def changed_lines(old: bytes, new: bytes, diff: LineDiff | None = None) -> int:
+def changed_lines(old: bytes, new: bytes) -> int:
     """Lines rewritten, added or removed between `old` and `new` (a rewritten line counts once): the lines the
-    unified diff shows. `diff` is their LineDiff when the caller already has it."""
+    unified diff shows."""
     if old == new:
         return 0
-    return (diff or LineDiff(old, new)).changed
+    return LineDiff(old, new).changed
 
 
 def effort_class(weight: int, lines_changed: int, lines: int) -> str:
@@ -74,21 +74,23 @@ def is_fixed(f: Finding) -> bool:
     return f.fix is not None and f.fix.applied
 
 
-def file_effort(r: FileResult, diff: LineDiff | None = None) -> FileEffort:
+def file_effort(r: FileResult, changed: int | None = None) -> FileEffort:
+    """`changed`: the file's changed lines when the caller has counted them already."""
     hazards = [f for f in r.findings if f.kind is RuleKind.HAZARD]
     fixed = [f for f in hazards if is_fixed(f)]
     review = [f for f in hazards if not is_fixed(f)]
     weight = sum(WEIGHTS[f.severity] for f in review)
-    changed = changed_lines(r.old, r.new, diff) if r.old is not None and r.new is not None else 0
+    if changed is None:
+        changed = changed_lines(r.old, r.new) if r.old is not None and r.new is not None else 0
     return FileEffort(r.path, r.lines, changed, len(fixed), len(review), weight, effort_class(weight, changed, r.lines))
 
 
-def estimate(result: MigrationResult, unsafe_fixes: bool = False, diffs: dict[str, LineDiff] | None = None) -> Effort:
-    """The effort of every file that was read and migrated (or found unchanged), and of all of them. `diffs`:
-    the changed files' LineDiffs by path, when the caller has worked them out already. `unsafe_fixes` is the policy
+def estimate(result: MigrationResult, unsafe_fixes: bool = False, changed: dict[str, int] | None = None) -> Effort:
+    """The effort of every file that was read and migrated (or found unchanged), and of all of them. `changed`:
+    the changed files' changed lines by path, when the caller has counted them already. `unsafe_fixes` is the policy
     the fixes were applied under, recorded with the estimate."""
-    diffs = diffs or {}
-    files = tuple(file_effort(r, diffs.get(r.path)) for r in result.files if r.old is not None)
+    changed = changed or {}
+    files = tuple(file_effort(r, changed.get(r.path)) for r in result.files if r.old is not None)
     lines = sum(f.lines for f in files)
     changed = sum(f.lines_changed for f in files)
     weight = sum(f.review_weight for f in files)

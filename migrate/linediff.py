@@ -7,6 +7,10 @@ another added). Otherwise difflib aligns the whole file, below the common head a
 from __future__ import annotations
 
 import difflib
+import io
+import re
+from array import array
+from collections.abc import Sequence
 from functools import cached_property
 
 CONTEXT = 3  # unchanged lines around each hunk, as diff -u
@@ -14,8 +18,50 @@ CONTEXT = 3  # unchanged lines around each hunk, as diff -u
 Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old[i1:i2] becomes new[j1:j2]
 
 
-def lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+# where str.splitlines ends a line
+LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+class Lines(Sequence):
+    """A text's lines, ends kept, as `str.splitlines(keepends=True)` lists them, each made when it is read: the text
+    and an array of where its lines end, not an object per line (those took several times the file's size). A slice
+    is a view of the same text."""
+
+    def __init__(self, text: str, ends: array | None = None, first: int = 0, count: int | None = None):
+        if ends is None:
+            ends = array("q", (m.end() for m in LINE_END.finditer(text)))
+            if not ends or ends[-1] != len(text):
+                ends.append(len(text))
+            if not text:
+                ends = array("q")
+        self.text, self.ends, self.first = text, ends, first
+        self.count = len(ends) - first if count is None else count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        text, start = self.text, self.ends[self.first - 1] if self.first else 0
+        for end in self.ends[self.first:self.first + self.count]:
+            yield text[start:end]
+            start = end
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self.count)
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            return Lines(self.text, self.ends, self.first + start, max(0, stop - start))
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        at = self.first + index
+        return self.text[self.ends[at - 1] if at else 0:self.ends[at]]
+
+
+def lines(data: bytes) -> Lines:
+    return Lines(data.decode("utf-8", "surrogateescape"))
 
 
 def _range(start: int, stop: int) -> str:
@@ -29,7 +75,7 @@ def _range(start: int, stop: int) -> str:
 
 def _aligned(old: list[str], new: list[str], i: int, j: int, n: int) -> list[Opcode]:
     """Opcodes of old[i:i+n] against new[j:j+n] by difflib (no equal runs at the ends when they differ there)."""
-    ops = difflib.SequenceMatcher(None, old[i:i + n], new[j:j + n], autojunk=False).get_opcodes()
+    ops = difflib.SequenceMatcher(None, list(old[i:i + n]), list(new[j:j + n]), autojunk=False).get_opcodes()
     return [(tag, i + a1, i + a2, j + b1, j + b2) for tag, a1, a2, b1, b2 in ops]
 
 
@@ -37,11 +83,12 @@ def _paired(old: list[str], new: list[str]) -> list[Opcode]:
     """Opcodes of two lists of the same length: equal runs where the lines match at the same index, and each
     run of differing lines aligned on its own."""
     ops: list[Opcode] = []
-    i, n = 0, len(old)
+    equal = [a == b for a, b in zip(old, new)]
+    i, n = 0, len(equal)
     while i < n:
         start = i
-        same = old[i] == new[i]
-        while i < n and (old[i] == new[i]) == same:
+        same = equal[i]
+        while i < n and equal[i] == same:
             i += 1
         if same:
             ops.append(("equal", start, i, start, i))
@@ -120,15 +167,21 @@ class LineDiff:
 
     def unified(self, path: str) -> str:
         """The unified diff (`a/PATH`, `b/PATH`), each line ended; "" when nothing changed."""
-        out: list[str] = []
+        out = io.StringIO()  # written line by line: a string per line took several times the file's size
         for group in hunks(self._opcodes):
-            if not out:
-                out += [f"--- a/{path}\n", f"+++ b/{path}\n"]
-            out.append(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")
+            if not out.tell():
+                out.write(f"--- a/{path}\n+++ b/{path}\n")
+            out.write(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")
             for tag, i1, i2, j1, j2 in group:
                 if tag == "equal":
-                    out += [" " + line for line in self.old[i1:i2]]
+                    _write(out, " ", self.old[i1:i2])
                     continue
-                out += ["-" + line for line in self.old[i1:i2]]
-                out += ["+" + line for line in self.new[j1:j2]]
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
+                _write(out, "-", self.old[i1:i2])
+                _write(out, "+", self.new[j1:j2])
+        return out.getvalue()
+
+
+def _write(out: io.StringIO, mark: str, lines: Lines) -> None:
+    for line in lines:
+        out.write(mark)
+        out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")

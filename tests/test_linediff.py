@@ -54,3 +54,23 @@ def test_hunks_group_as_diff_u_does():
     ops = opcodes(old, new)
     assert hunks(ops) == list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(3))
     assert [(g[0][1], g[-1][2]) for g in hunks(ops)] == [(2, 16), (27, 34)]
+
+
+def test_lines_are_what_splitlines_lists_and_slices_are_views():
+    from migrate.linediff import lines
+
+    for text in ("", "a", "a\n", "a\r\nb\rc\n\n", "x\x0by\x0cz\x1c\x85w\u2028q\u2029", "\n\n\n", "a\r", "\r\n"):
+        got, want = lines(text.encode()), text.splitlines(keepends=True)
+        assert list(got) == want and len(got) == len(want)
+        assert [list(got[a:b]) for a in range(-2, 4) for b in range(-2, 4)] == \
+            [want[a:b] for a in range(-2, 4) for b in range(-2, 4)]
+    assert lines(b"a\nb\nc")[-1] == "c"
+
+
+def test_a_unified_diff_of_lines_of_every_ending():
+    old = b"keep\r\ncudaFree(p);\rkeep\x0cmore\nlast"
+    new = b"keep\r\nhipFree(p);\rkeep\x0cmore\nlast\n"
+    marker = "\n\\ No newline at end of file\n"  # after every line not ended by "\n", as before
+    assert LineDiff(old, new).unified("x.cu") == (
+        f"--- a/x.cu\n+++ b/x.cu\n@@ -1,5 +1,5 @@\n keep\r\n-cudaFree(p);\r{marker}+hipFree(p);\r{marker}"
+        f" keep\x0c{marker} more\n-last{marker}+last\n")

@@ -236,3 +236,19 @@ def test_real_build_is_reported(tmp_path, hipcc):
     assert [(f["path"], f["line"], f["code"]) for f in doc["build"]["findings"] if f["severity"] == "error"] == [
         ("lanes.cu", 16, "BLD902")]
     assert doc["migration"]["summary"]["hazards"] == 3
+
+
+def test_the_state_is_written_piece_by_piece_with_json_dumps_bytes():
+    """run.json's findings and diffs are written one at a time (a huge file's took 20 times its size as dicts and
+    one string); the bytes are json.dumps's all the same."""
+    import json
+
+    from migrate.report.state import chunks, encode
+
+    items = [{"code": "MAP001", "line": i} for i in range(2500)]
+    doc = {"format": "hipmigrate-state", "findings": iter(items), "empty": iter([]), "diffs": iter([["a", "b"]])}
+    pieces = list(chunks(doc))
+    assert len(pieces) > 3
+    assert b"".join(pieces) == (json.dumps({**doc, "findings": items, "empty": [], "diffs": [["a", "b"]]})
+                                + "\n").encode()
+    assert encode({}) == b"{}\n"

@@ -21,10 +21,19 @@ def order(s: Stored) -> tuple:
     return (f.span.path, f.span.line, f.span.column, f.code)
 
 
-def file_diffs(result: MigrationResult) -> dict[str, LineDiff]:
-    """The line diff of every changed file, by path, in the result's order."""
-    return {r.path: LineDiff(r.old, r.new) for r in result.files
-            if r.old is not None and r.new is not None and r.old != r.new}
+def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int], tuple[FileDiff, ...]]:
+    """The changed lines of every changed file by path, and with `with_diffs` their unified diffs, in the result's
+    order. Each file's line diff is worked out once and let go before the next (as lists of lines it takes several
+    times the file's size)."""
+    changed: dict[str, int] = {}
+    diffs: list[FileDiff] = []
+    for r in result.files:
+        if r.old is not None and r.new is not None and r.old != r.new:
+            d = LineDiff(r.old, r.new)
+            changed[r.path] = d.changed
+            if with_diffs:
+                diffs.append(FileDiff(r.path, d.unified(r.path)))
+    return changed, tuple(diffs)
 
 
 def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
@@ -40,13 +49,13 @@ def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
 def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
     """The model of one migration; `with_diffs` adds each changed file's unified diff (what `run` keeps)."""
     every = tuple(Stored(f, f.fingerprint) for f in result.findings)
-    diffs = file_diffs(result)
+    changed, diffs = file_diffs(result, with_diffs)
     return from_findings(
         every, source=result.source, destination=result.destination, engine=result.engine.name,
         engine_version=result.engine.version, hip_version=result.hip_version,
         files=tuple(FileEntry(r.path, r.status.value) for r in result.files), lines=sum(r.lines for r in result.files),
-        estimate=effort_model.estimate(result, unsafe_fixes, diffs), inline_asm=tuple(ptx.listing(result.findings)),
-        diffs=tuple(FileDiff(path, d.unified(path)) for path, d in diffs.items()) if with_diffs else (),
+        estimate=effort_model.estimate(result, unsafe_fixes, changed), inline_asm=tuple(ptx.listing(result.findings)),
+        diffs=diffs,
         suppressed=sum(len(r.suppressed) for r in result.files))
 
 

@@ -18,7 +18,7 @@ import stat
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterable
 
 from migrate.files import atomic_copy, atomic_write, new_folder_mode
 from migrate.interrupt import Interrupted
@@ -51,9 +51,10 @@ def check_file_destination(source: Path, out: Path, force: bool) -> None:
         raise UsageError(f"{out}: exists; give a new file with --out, or --force to replace it")
 
 
-def write_tree(inventory: Inventory, result: MigrationResult, out: Path, extra: dict[str, bytes] | None = None) -> None:
+def write_tree(inventory: Inventory, result: MigrationResult, out: Path,
+               extra: dict[str, Iterable[bytes]] | None = None) -> None:
     """Build the whole output in a staging folder beside `out`, then move it into place in one rename.
-    `extra` adds files of hipmigrate's own (the .hipmigrate/ state)."""
+    `extra` adds files of hipmigrate's own (the .hipmigrate/ state), each as the pieces of its bytes."""
     check_destination(inventory.root, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     existed = out.exists()
@@ -70,9 +71,10 @@ def write_tree(inventory: Inventory, result: MigrationResult, out: Path, extra: 
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.update(_folders(f.rel))
             _write_one(f, by_path[f.rel], target, inventory.root)
-        for rel, data in (extra or {}).items():
+        for rel, pieces in (extra or {}).items():
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(staging / rel, data, durable=False)
+            with open(staging / rel, "wb") as fh:  # in the staging folder: moved into place whole, or removed
+                fh.writelines(pieces)
         for rel in sorted(folders, key=lambda r: -r.count("/")):  # the source's modes, deepest first
             shutil.copymode(inventory.root / rel, staging / rel)
         if existed:

@@ -18,32 +18,33 @@ CONTEXT = 3  # unchanged lines around each hunk, as diff -u
 Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old[i1:i2] becomes new[j1:j2]
 
 
-# where str.splitlines ends a line
-LINE_END = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+# where str.splitlines ends a line of the text decoded with surrogate escapes: the ASCII breaks, and U+0085, U+2028
+# and U+2029 in UTF-8 (their lead bytes are never inside another sequence, so each match is one decoded break)
+LINE_END = re.compile(rb"\r\n|[\n\r\v\f\x1c\x1d\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]")
 
 
 class Lines(Sequence):
-    """A text's lines, ends kept, as `str.splitlines(keepends=True)` lists them, each made when it is read: the text
-    and an array of where its lines end, not an object per line (those took several times the file's size). A slice
-    is a view of the same text."""
+    """A file's lines as bytes, ends kept, split where `str.splitlines(keepends=True)` splits its decoded text, each
+    made when it is read: the file's bytes and an array of where its lines end, not an object per line nor a decoded
+    copy (those took several times the file's size). A slice is a view of the same bytes."""
 
-    def __init__(self, text: str, ends: array | None = None, first: int = 0, count: int | None = None):
+    def __init__(self, data: bytes, ends: array | None = None, first: int = 0, count: int | None = None):
         if ends is None:
-            ends = array("q", (m.end() for m in LINE_END.finditer(text)))
-            if not ends or ends[-1] != len(text):
-                ends.append(len(text))
-            if not text:
+            ends = array("q", (m.end() for m in LINE_END.finditer(data)))
+            if not ends or ends[-1] != len(data):
+                ends.append(len(data))
+            if not data:
                 ends = array("q")
-        self.text, self.ends, self.first = text, ends, first
+        self.data, self.ends, self.first = data, ends, first
         self.count = len(ends) - first if count is None else count
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self):
-        text, start = self.text, self.ends[self.first - 1] if self.first else 0
+        data, start = self.data, self.ends[self.first - 1] if self.first else 0
         for end in self.ends[self.first:self.first + self.count]:
-            yield text[start:end]
+            yield data[start:end]
             start = end
 
     def __getitem__(self, index):
@@ -51,17 +52,17 @@ class Lines(Sequence):
             start, stop, step = index.indices(self.count)
             if step != 1:
                 return [self[i] for i in range(start, stop, step)]
-            return Lines(self.text, self.ends, self.first + start, max(0, stop - start))
+            return Lines(self.data, self.ends, self.first + start, max(0, stop - start))
         if index < 0:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError(index)
         at = self.first + index
-        return self.text[self.ends[at - 1] if at else 0:self.ends[at]]
+        return self.data[self.ends[at - 1] if at else 0:self.ends[at]]
 
 
 def lines(data: bytes) -> Lines:
-    return Lines(data.decode("utf-8", "surrogateescape"))
+    return Lines(data)
 
 
 def _range(start: int, stop: int) -> str:
@@ -184,4 +185,5 @@ class LineDiff:
 def _write(out: io.StringIO, mark: str, lines: Lines) -> None:
     for line in lines:
         out.write(mark)
-        out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        text = line.decode("utf-8", "surrogateescape")
+        out.write(text if text.endswith("\n") else text + "\n\\ No newline at end of file\n")

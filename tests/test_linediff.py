@@ -60,11 +60,13 @@ def test_lines_are_what_splitlines_lists_and_slices_are_views():
     from migrate.linediff import lines
 
     for text in ("", "a", "a\n", "a\r\nb\rc\n\n", "x\x0by\x0cz\x1c\x85w\u2028q\u2029", "\n\n\n", "a\r", "\r\n"):
-        got, want = lines(text.encode()), text.splitlines(keepends=True)
+        got, want = lines(text.encode()), [line.encode() for line in text.splitlines(keepends=True)]
         assert list(got) == want and len(got) == len(want)
         assert [list(got[a:b]) for a in range(-2, 4) for b in range(-2, 4)] == \
             [want[a:b] for a in range(-2, 4) for b in range(-2, 4)]
-    assert lines(b"a\nb\nc")[-1] == "c"
+    assert lines(b"a\nb\nc")[-1] == b"c"
+    # bytes that are not UTF-8 stay apart from the breaks: \x85 alone is no U+0085
+    assert list(lines(b"a\x85b\xe2\xc2\x85c\xf0\xe2\x80\xa8d")) == [b"a\x85b\xe2\xc2\x85", b"c\xf0\xe2\x80\xa8", b"d"]
 
 
 def test_a_unified_diff_of_lines_of_every_ending():

@@ -48,7 +48,7 @@ def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
 
 def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
     """The model of one migration; `with_diffs` adds each changed file's unified diff (what `run` keeps)."""
-    every = tuple(Stored(f, f.fingerprint) for f in result.findings)
+    every = tuple(Stored.of(f) for f in result.findings)
     changed, diffs = file_diffs(result, with_diffs)
     return from_findings(
         every, source=result.source, destination=result.destination, engine=result.engine.name,
@@ -73,7 +73,7 @@ def build(result: BuildResult) -> Build:
     """The model of one `hipmigrate build`: a row per compile, the findings, and the units each error met."""
     units, findings, met = [], [], {}
     for u in result.units:
-        mine = [Stored(f, f.fingerprint) for f in u.findings]
+        mine = [Stored.of(f) for f in u.findings]
         findings.extend(mine)
         for f in u.findings:
             if f.severity is Severity.ERROR:
@@ -84,7 +84,7 @@ def build(result: BuildResult) -> Build:
     project = None
     if result.project is not None:
         p = result.project
-        findings.extend(Stored(f, f.fingerprint) for f in p.findings)
+        findings.extend(Stored.of(f) for f in p.findings)
         project = {"command": p.command, "status": p.status, "seconds": p.seconds, "output_tail": p.output_tail}
     return Build(tuple(result.targets), result.hipcc, result.hip_version, tuple(units), tuple(result.skipped),
                  project, tuple(findings), result.failed,

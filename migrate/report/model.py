@@ -9,18 +9,25 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from sys import intern
 
 from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
 from migrate.model import AsmSite, Finding, RuleKind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stored:
     """A finding as `run` or `build` recorded it, with the fingerprint it had (the matched text is not kept)."""
 
     finding: Finding
     fingerprint: str
+
+    @classmethod
+    def of(cls, f: Finding) -> Stored:
+        """`f` with its fingerprint, interned: a file's findings repeat a few (code, matched text) pairs thousands of
+        times, and a string each took a tenth of a large run's memory."""
+        return cls(f, intern(f.fingerprint))
 
     @property
     def where(self) -> str:
@@ -199,5 +206,5 @@ class Report:
     @property
     def findings(self) -> tuple[Stored, ...]:
         """What code scanning gets: the migration's findings but plain conversions, then the build's."""
-        kernels = tuple(Stored(f, f.fingerprint) for f in self.kernels.findings) if self.kernels else ()
+        kernels = tuple(Stored.of(f) for f in self.kernels.findings) if self.kernels else ()
         return (self.migration.findings if self.migration else ()) + (self.build.findings if self.build else ()) + kernels

@@ -68,7 +68,7 @@ BLOCKS = {
     "cmake": (b"cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n",
               b"find_package(CUDAToolkit REQUIRED)\nadd_library(k STATIC k.cu)\n"
               b"set_target_properties(k PROPERTIES CUDA_ARCHITECTURES 80 CUDA_SEPARABLE_COMPILATION ON)\n"
-              b"target_compile_options(k PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>)\n"
+              b'target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -lineinfo>")\n'
               b"target_link_libraries(k PRIVATE CUDA::cudart CUDA::cublas)\n"),
     "make": (b"CUDA_PATH ?= /usr/local/cuda\nNVCC := $(CUDA_PATH)/bin/nvcc\nNVCCFLAGS := -O3 -arch=sm_80\n",
              b"app: main.o k.o\n\t$(NVCC) $(NVCCFLAGS) -o app main.o k.o -L$(CUDA_PATH)/lib64 -lcudart -lcublas\n"
@@ -82,7 +82,9 @@ def make_file(shape: str, size: int) -> bytes:
     if shape == "pasted":
         return pasted(size)
     head, block = BLOCKS[shape]
-    return repeated(block, size, head)
+    data = repeated(block, size, head)
+    # a build file ends at a whole line: a command cut short would be an input problem (INP001) of the benchmark's own
+    return data[:data.rfind(b"\n") + 1] if shape in NAMES else data
 
 
 def child(path: Path, name: str) -> dict:

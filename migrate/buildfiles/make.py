@@ -7,6 +7,8 @@ continues, `#` starts a comment outside recipes, a recipe line starts with a tab
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -17,64 +19,116 @@ from migrate.model import Edit
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 # make's blanks are ASCII ones: \s of a str pattern would also take \x1c-\x1f, which the byte patterns do not
 ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)", re.ASCII)
+KINDS = ("recipe", "assign", "rule", "comment", "other")
+RUN = re.compile(rb"[^ \t\n\r#\\$]+")  # bytes that are a word's own outside references
+BLANKS = re.compile(rb"[ \t\n\r]+")
+NESTING = re.compile(rb"\$[({]|[)}]")  # what opens and closes references inside one
+NONBLANK = re.compile(rb"[^ \t\n\r]+")
+SIMPLE_REF = re.compile(rb"\$\([^ \t\n\r#\\$(){}]*\)|\$\{[^ \t\n\r#\\$(){}]*\}")  # holds no blank or reference
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Word:
     text: str
     start: int
     end: int
 
 
-@dataclass(frozen=True)
 class Line:
-    start: int  # byte offset of the logical line
-    end: int  # end of its last physical line (before the newline)
-    kind: str  # "recipe", "assign", "rule", "comment", "other"
-    words: tuple[Word, ...]  # of the value (assignments), of the command (recipes), of the whole line otherwise
-    variable: str = ""  # the assigned variable
-    text: str = ""  # the logical line, continuations joined with a blank
+    """A logical line: `start` (byte offset), `end` (end of its last physical line, before the newline), `kind`
+    ("recipe", "assign", "rule", "comment", "other"), `variable` (the assigned variable), and, read from the file's
+    bytes when first asked for, `words` (of the value for assignments, of the command for recipes, of the whole line
+    otherwise) and `text` (the line with continuations joined by a blank). Made afresh each time the file's lines
+    are read (`LineTable`), so that a huge Makefile's words are never all held at once; do not change one."""
+
+    __slots__ = ("data", "start", "end", "kind", "variable", "words_from", "_words", "_text")
+
+    def __init__(self, data: bytes, start: int, end: int, kind: str, words_from: int, variable: str = ""):
+        self.data, self.start, self.end, self.kind = data, start, end, kind
+        self.words_from, self.variable = words_from, variable
+        self._words: tuple[Word, ...] | None = None
+        self._text: str | None = None
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        if self._words is None:
+            self._words = tuple(split_words(self.data, self.words_from, self.end)) if self.words_from >= 0 else ()
+        return self._words
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            raw = self.data[self.start:self.end].decode("utf-8", "surrogateescape")
+            self._text = re.sub(r"\\\r?\n\s*", " ", raw)
+        return self._text
 
 
 def split_words(data: bytes, start: int, end: int) -> list[Word]:
     """Blank-separated words of data[start:end], `$(...)` kept whole, a `#` comment ending the words;
     backslash-newlines count as blanks."""
-    words, i, depth, word_start = [], start, 0, None
+    part = data[start:end]
+    if b"#" not in part and b"\\" not in part and (
+            b"$" not in part or part.count(b"$(") + part.count(b"${") == len(SIMPLE_REF.findall(part))):
+        # no comment, no backslash, and every reference closes before a blank: the words are the runs of non-blanks
+        return [Word(m.group().decode("utf-8", "surrogateescape"), m.start(), m.end())
+                for m in NONBLANK.finditer(data, start, end)]
+    return _split_nested(data, start, end)
+
+
+def _split_nested(data: bytes, start: int, end: int) -> list[Word]:
+    """split_words byte by byte: for a `#`, a backslash, or a reference that holds blanks or another one."""
+    words, i, word_start = [], start, None
     while i < end:
-        ch = data[i:i + 1]
-        if depth == 0 and ch == b"#" and (i == start or data[i - 1:i] != b"\\"):
+        ch = data[i]
+        if ch in b" \t\n\r":
+            if word_start is not None:
+                words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
+                word_start = None
+            i = BLANKS.match(data, i, end).end()
+            continue
+        if ch == 35 and (i == start or data[i - 1] != 92):  # a `#` not escaped
             break
-        if ch == b"\\" and data[i + 1:i + 2] in (b"\n", b"\r") and depth == 0:
+        if ch == 92 and data[i + 1:i + 2] in (b"\n", b"\r"):  # a backslash-newline
             if word_start is not None:
                 words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
                 word_start = None
             i += 2
             continue
-        if ch in (b" ", b"\t", b"\n", b"\r") and depth == 0:
-            if word_start is not None:
-                words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
-                word_start = None
+        if word_start is None:
+            word_start = i
+        if ch == 36 and data[i + 1:i + 2] in (b"(", b"{"):
+            i = _reference_end(data, i + 2, end)
+        elif ch in b"#$\\":
+            i += 1
         else:
-            if word_start is None:
-                word_start = i
-            if ch == b"$" and data[i + 1:i + 2] in (b"(", b"{"):
-                depth += 1
-                i += 2
-                continue
-            if ch in (b")", b"}") and depth:
-                depth -= 1
-        i += 1
+            i = RUN.match(data, i, end).end()
     if word_start is not None:
         words.append(Word(data[word_start:i].decode("utf-8", "surrogateescape"), word_start, i))
     return words
 
 
-class MakeContext(FileContext):
-    kind = "make"
+def _reference_end(data: bytes, i: int, end: int) -> int:
+    """Just after what closes the reference opened before `i` (blanks, `#` and nested references inside it);
+    `end` if nothing does."""
+    depth = 1
+    for m in NESTING.finditer(data, i, end):
+        depth += 1 if m.group()[0] == 36 else -1
+        if depth == 0:
+            return m.end()
+    return end
 
-    @cached_property
-    def lines(self) -> list[Line]:
-        data, out, pos, n = self.data, [], 0, len(self.data)
+
+class LineTable(Sequence):
+    """A Makefile's logical lines, kept as offsets (start, end, where its words start or -1, its kind) and the
+    assigned names; each `Line` is made when read."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        code = "i" if len(data) < 2**31 else "q"
+        self.starts, self.ends, self.words_from = array(code), array(code), array(code)
+        self.kinds = bytearray()
+        self.variables: dict[int, str] = {}
+        pos, n = 0, len(data)
         while pos < n:
             end = pos
             while True:
@@ -85,23 +139,52 @@ class MakeContext(FileContext):
                     end = nl + 1
                     continue
                 break
-            out.append(self._line(pos, body))
+            self._add(pos, body)
             pos = n if nl < 0 else nl + 1
-        return out
 
-    def _line(self, start: int, end: int) -> Line:
+    def _add(self, start: int, end: int) -> None:
         raw = self.data[start:end].decode("utf-8", "surrogateescape")
-        text = re.sub(r"\\\r?\n\s*", " ", raw)
+        kind, words_from = "other", start
         if raw.startswith("\t"):
-            return Line(start, end, "recipe", tuple(split_words(self.data, start + 1, end)), text=text)
-        if raw.lstrip().startswith("#") or not raw.strip():
-            return Line(start, end, "comment" if raw.strip() else "other", (), text=text)
-        m = ASSIGN.match(raw)
-        if m:
-            value_start = start + len(encoded(raw[:m.end()]))
-            return Line(start, end, "assign", tuple(split_words(self.data, value_start, end)), m.group(1), text)
-        kind = "rule" if re.match(r"^[^=#]*?:(?!=)", raw) else "other"
-        return Line(start, end, kind, tuple(split_words(self.data, start, end)), text=text)
+            kind, words_from = "recipe", start + 1
+        elif raw.lstrip().startswith("#") or not raw.strip():
+            kind, words_from = "comment" if raw.strip() else "other", -1
+        elif m := ASSIGN.match(raw):
+            kind, words_from = "assign", start + len(encoded(raw[:m.end()]))
+            self.variables[len(self.kinds)] = m.group(1)
+        elif re.match(r"^[^=#]*?:(?!=)", raw):
+            kind = "rule"
+        self.starts.append(start)
+        self.ends.append(end)
+        self.words_from.append(words_from)
+        self.kinds.append(KINDS.index(kind))
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._line(k) for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._line(i)
+
+    def __iter__(self) -> Iterator[Line]:
+        return map(self._line, range(len(self.kinds)))
+
+    def _line(self, i: int) -> Line:
+        return Line(self.data, self.starts[i], self.ends[i], KINDS[self.kinds[i]], self.words_from[i],
+                    self.variables.get(i, ""))
+
+
+class MakeContext(FileContext):
+    kind = "make"
+
+    @cached_property
+    def lines(self) -> LineTable:
+        return LineTable(self.data)
 
 
 def drop(data: bytes, floor: int, start: int, end: int) -> Edit:

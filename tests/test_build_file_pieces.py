@@ -71,6 +71,7 @@ def test_cmake_rules_find_and_fix_the_same_in_pieces(monkeypatch):
     data = samples_cmake()
     whole, whole_errors = migrate_cmake(data)
     monkeypatch.setattr(cmake_chunks, "CHUNK", 2048)
+    monkeypatch.setattr(cmake, "KEEP_BELOW", 0)  # as a huge file: each command made when read
     pieces, errors = migrate_cmake(data)
     assert pieces.data == whole.data != data
     assert pieces.findings == whole.findings
@@ -106,3 +107,17 @@ def test_make_lines_are_read_from_offsets():
         ("other", "", [], ""), ("comment", "", [], "# done")]
     assert [(w.start, w.end) for w in lines[2].words][:2] == [(63, 70), (71, 73)]
     assert len(lines) == 5 and lines[-1].start == lines[4].start == len(data) - 7
+
+
+def test_a_huge_makefiles_lines_made_when_read_migrate_as_kept_ones(monkeypatch):
+    data = b"".join(p.read_bytes() for p in sorted(ROOT.glob("samples/*/src/**/Makefile")))
+    assert len(data) > 2000
+
+    def migrated():
+        rules = [r() for r in default_registry().for_kind("make")]
+        return run_rules(MakeContext("Makefile", data, Options(), default_packs(), "6.2"), rules, what="the file")
+
+    kept = migrated()
+    monkeypatch.setattr(make, "KEEP_BELOW", 0)
+    made = migrated()
+    assert made.data == kept.data != data and made.findings == kept.findings and len(kept.findings) > 20

@@ -60,6 +60,11 @@ class Command:
     args_end: int  # at ")"
 
 
+# a file under this size keeps its commands once made: its rules read them over and over, and making them again for
+# each took twice the time of a file's migration; a larger file makes them each time it is read (memory)
+KEEP_BELOW = 1 << 18
+
+
 class CommandTable(Sequence):
     """A file's commands in the order they are written, stored as offsets: five numbers a command (start, end,
     args_start, args_end, index of its first argument) and two an argument (start, end)."""
@@ -105,6 +110,16 @@ class CommandTable(Sequence):
         return map(self._command, range(len(self.names)))
 
     def _command(self, i: int) -> Command:
+        if len(self.data) >= KEEP_BELOW:
+            return self._make(i)
+        kept = self.__dict__.setdefault("kept", [])
+        if len(kept) < len(self.names):
+            kept.extend([None] * (len(self.names) - len(kept)))
+        if kept[i] is None:
+            kept[i] = self._make(i)
+        return kept[i]
+
+    def _make(self, i: int) -> Command:
         b, data = self.bounds, self.data
         k = 5 * i
         last = b[k + 9] if k + 5 < len(b) else len(self.spans) // 2

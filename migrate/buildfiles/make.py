@@ -38,8 +38,9 @@ class Line:
     """A logical line: `start` (byte offset), `end` (end of its last physical line, before the newline), `kind`
     ("recipe", "assign", "rule", "comment", "other"), `variable` (the assigned variable), and, read from the file's
     bytes when first asked for, `words` (of the value for assignments, of the command for recipes, of the whole line
-    otherwise) and `text` (the line with continuations joined by a blank). Made afresh each time the file's lines
-    are read (`LineTable`), so that a huge Makefile's words are never all held at once; do not change one."""
+    otherwise) and `text` (the line with continuations joined by a blank). Kept once made in a file under 256 KB, and
+    made afresh each time the lines of a larger one are read (`LineTable`), so that a huge Makefile's words are never
+    all held at once; do not change one."""
 
     __slots__ = ("data", "start", "end", "kind", "variable", "words_from", "_words", "_text")
 
@@ -118,6 +119,11 @@ def _reference_end(data: bytes, i: int, end: int) -> int:
     return end
 
 
+# a file under this size keeps its lines (and their words) once made: its rules read them over and over; a larger
+# file makes them each time they are read (memory)
+KEEP_BELOW = 1 << 18
+
+
 class LineTable(Sequence):
     """A Makefile's logical lines, kept as offsets (start, end, where its words start or -1, its kind) and the
     assigned names; each `Line` is made when read."""
@@ -175,6 +181,16 @@ class LineTable(Sequence):
         return map(self._line, range(len(self.kinds)))
 
     def _line(self, i: int) -> Line:
+        if len(self.data) >= KEEP_BELOW:
+            return self._make(i)
+        kept = self.__dict__.setdefault("kept", [])
+        if len(kept) < len(self.kinds):
+            kept.extend([None] * (len(self.kinds) - len(kept)))
+        if kept[i] is None:
+            kept[i] = self._make(i)
+        return kept[i]
+
+    def _make(self, i: int) -> Line:
         return Line(self.data, self.starts[i], self.ends[i], KINDS[self.kinds[i]], self.words_from[i],
                     self.variables.get(i, ""))
 

@@ -11,6 +11,10 @@ per-file path: every rule, the fixes applied), and the table gives the seconds, 
 process's peak resident memory above what it held once the rules and packs were loaded (and three sample files
 migrated, so that what the rules load on first use is not counted as the file's), also as a multiple of the file's
 size. A flat µs/line column is linear time.
+
+With `--run`, each size is also migrated as a user meets it: `api.migrate` on a folder holding the file, with the
+output tree, the report model, the line diff and the .hipmigrate/ state written (after the same warm-up as a run of
+the three sample files), and the last two columns give that run's peak above the warmed-up process.
 """
 from __future__ import annotations
 
@@ -114,7 +118,31 @@ def child(path: Path, name: str) -> dict:
             "base_kb": before, "problems": codes}
 
 
-def measure(shape: str, size: int) -> dict:
+def whole_run(path: Path, name: str) -> dict:
+    """`hipmigrate run` on a folder holding the file, in this process (the --child-run side)."""
+    import shutil
+
+    from migrate import api
+    from migrate.options import Options
+
+    with tempfile.TemporaryDirectory(prefix="hipmigrate-scaling-run-") as tmp:
+        warm = Path(tmp) / "warm"
+        for sample in WARM_UP:
+            (warm / sample.parent.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(sample, warm / sample.parent.parent.name / sample.name)
+        api.migrate(warm, Path(tmp) / "warm-out", Options(hip_version="6.2"))
+        src = Path(tmp) / "src"
+        src.mkdir()
+        shutil.copy(path, src / name)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started = time.perf_counter()
+        api.migrate(src, Path(tmp) / "out", Options(hip_version="6.2"))
+        seconds = time.perf_counter() - started
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"seconds": seconds, "extra_kb": peak - before}
+
+
+def measure(shape: str, size: int, whole: bool = False) -> dict:
     data = make_file(shape, size)
     name = NAMES.get(shape, "big.cu")
     with tempfile.TemporaryDirectory(prefix="hipmigrate-scaling-") as tmp:
@@ -122,7 +150,11 @@ def measure(shape: str, size: int) -> dict:
         path.write_bytes(data)
         out = subprocess.run([sys.executable, __file__, "--child", str(path), name], capture_output=True, text=True,
                              check=True, cwd=ROOT)
-    doc = json.loads(out.stdout.strip().splitlines()[-1])
+        doc = json.loads(out.stdout.strip().splitlines()[-1])
+        if whole:
+            out = subprocess.run([sys.executable, __file__, "--child-run", str(path), name], capture_output=True,
+                                 text=True, check=True, cwd=ROOT)
+            doc["run"] = json.loads(out.stdout.strip().splitlines()[-1])
     doc["bytes"] = len(data)
     return doc
 
@@ -131,20 +163,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=",".join(SIZES))
     parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--run", action="store_true", help="also measure the whole run (output tree, state, diff)")
     parser.add_argument("--child", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
+    parser.add_argument("--child-run", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child(Path(args.child[0]), args.child[1])))
         return 0
+    if args.child_run:
+        print(json.dumps(whole_run(Path(args.child_run[0]), args.child_run[1])))
+        return 0
     print(f"{'shape':<10} {'size':>5} {'lines':>9} {'findings':>9} {'seconds':>8} {'us/line':>8} "
-          f"{'extra MB':>9} {'x size':>7}  input problems")
+          f"{'extra MB':>9} {'x size':>7}" + (f" {'run s':>7} {'run MB':>7} {'x size':>7}" if args.run else "")
+          + "  input problems")
     for shape in args.shapes.split(","):
         for label in args.sizes.split(","):
-            r = measure(shape, SIZES[label])
+            r = measure(shape, SIZES[label], args.run)
             lines = max(1, r["lines"])
             extra = r["extra_kb"] / 1024
+            whole = ""
+            if args.run:
+                run_mb = r["run"]["extra_kb"] / 1024
+                whole = f" {r['run']['seconds']:>7.2f} {run_mb:>7.1f} {run_mb * 2**20 / r['bytes']:>7.2f}"
             print(f"{shape:<10} {label:>5} {r['lines']:>9} {r['findings']:>9} {r['seconds']:>8.2f} "
-                  f"{r['seconds'] / lines * 1e6:>8.1f} {extra:>9.1f} {extra * 2**20 / r['bytes']:>7.2f}  "
+                  f"{r['seconds'] / lines * 1e6:>8.1f} {extra:>9.1f} {extra * 2**20 / r['bytes']:>7.2f}{whole}  "
                   f"{' '.join(r['problems']) or '-'}", flush=True)
     return 0
 

@@ -112,24 +112,22 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
     return data, out, Applied(data, tuple(final_edits), applied, tuple(conflicts), tuple(overlapped))
 
 
-def settled(findings: list[Finding], result: Applied, held: set[int]) -> list[Finding]:
-    """Each fix with its outcome: applied, suppressed (`held`), left out for overlapping the fix of
-    `result.overlapped`, else skipped by the fix policy."""
-    applied = {id(f) for f in result.applied}
+def settle(findings: list[Finding], applied: set[int], result: Applied, held: set[int]) -> None:
+    """Each fix with its outcome, in place: applied (`applied`: ids), suppressed (`held`), left out for overlapping
+    the fix of `result.overlapped`, else skipped by the fix policy. Each finding is replaced in the list, so that the
+    old one is let go at once when nothing else holds it (a file with hundreds of thousands of fixes held them all
+    twice)."""
     overlapped = {id(c): o.code for c, o in zip(result.conflicts, result.overlapped)}
-    out = []
-    for f in findings:
+    for i, f in enumerate(findings):
         if f.fix is not None:
             if id(f) in applied:
-                f = with_outcome(f, Outcome.APPLIED)
+                findings[i] = with_outcome(f, Outcome.APPLIED)
             elif id(f) in held:
-                f = with_outcome(f, Outcome.SUPPRESSED)
+                findings[i] = with_outcome(f, Outcome.SUPPRESSED)
             elif id(f) in overlapped:
-                f = with_outcome(f, Outcome.OVERLAPPED, overlapped[id(f)])
+                findings[i] = with_outcome(f, Outcome.OVERLAPPED, overlapped[id(f)])
             else:
-                f = with_outcome(f, Outcome.SKIPPED)
-        out.append(f)
-    return out
+                findings[i] = with_outcome(f, Outcome.SKIPPED)
 
 
 def with_outcome(f: Finding, outcome: Outcome, overlaps: str = "") -> Finding:
@@ -187,7 +185,9 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     extra = extra_edits(ctx.data, result) if extra_edits else []
     if extra:
         output = splice(ctx.data, sorted([*result.edits, *extra], key=lambda e: (e.start, e.end > e.start)))
-    findings = settled(findings, result, held)
+    applied = {id(f) for f in result.applied}
+    result = replace(result, applied=())  # the findings it held are let go as they are settled
+    settle(findings, applied, result, held)
     for f in result.conflicts:
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                       "edit this place by hand", f.span.line, f.span.column))

@@ -117,11 +117,90 @@ def opcodes(old: list[str], new: list[str]) -> list[Opcode]:
         return _paired(old, new)
     head, tail = _common_ends(old, new)
     ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
-    middle = difflib.SequenceMatcher(None, old[head:len(old) - tail], new[head:len(new) - tail]).get_opcodes()
-    ops += [(tag, head + a1, head + a2, head + b1, head + b2) for tag, a1, a2, b1, b2 in middle]
+    if max(len(old), len(new)) - head - tail <= WHOLE:
+        middle = difflib.SequenceMatcher(None, old[head:len(old) - tail], new[head:len(new) - tail]).get_opcodes()
+        ops += [(tag, head + a1, head + a2, head + b1, head + b2) for tag, a1, a2, b1, b2 in middle]
+    else:
+        ops += _synced(old, new, head, len(old) - tail, head, len(new) - tail)
     if tail:
         ops.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
     return ops
+
+
+# difflib aligns a middle of up to this many lines whole; a longer one is walked (`_synced`): difflib's time grows
+# with the square of the lines that repeat, and a 5 MB file of pasted code took a minute
+WHOLE = 4000
+WINDOW = 200  # lines looked ahead on each side for where the two files agree again
+AGREE = 3  # lines that agree in a row: a place to go on from with some confidence
+
+
+def _synced(old, new, i: int, i_end: int, j: int, j_end: int) -> list[Opcode]:
+    """Opcodes of old[i:i_end] against new[j:j_end] in one walk: equal runs as they come, and at each difference the
+    nearest line within WINDOW lines that the two have in common again (`_resync`), the lines between aligned by
+    difflib. Linear in the lines: at most WINDOW lines are looked at on each side for each difference."""
+    ops: list[Opcode] = []
+    while i < i_end and j < j_end:
+        if old[i] == new[j]:
+            a, b = i, j
+            while i < i_end and j < j_end and old[i] == new[j]:
+                i, j = i + 1, j + 1
+            ops.append(("equal", a, i, b, j))
+            continue
+        di, dj = _resync(old, new, i, i_end, j, j_end)
+        ops += _aligned_apart(old, new, i, i + di, j, j + dj)
+        i, j = i + di, j + dj
+    if i < i_end or j < j_end:
+        ops += _aligned_apart(old, new, i, i_end, j, j_end)
+    return ops
+
+
+def _resync(old, new, i: int, i_end: int, j: int, j_end: int) -> tuple[int, int]:
+    """(lines of old, lines of new) to skip to the nearest place where the two agree again, the fewest in all, looking
+    WINDOW lines ahead on each side: where AGREE lines agree (or the rest of both), else where one line does (a
+    single common line such as "}" may be the wrong one); all WINDOW lines when none is there."""
+    for lines in (AGREE, 1):  # the usual: a line renamed in place, a line or two added or removed
+        for total in range(1, 5):
+            for di in range(total + 1):
+                if _agree(old, new, i + di, i_end, j + total - di, j_end, lines):
+                    return di, total - di
+    for width in (AGREE, 1):
+        first: dict = {}
+        for dj in range(min(WINDOW, j_end - j)):
+            first.setdefault(tuple(new[j + dj:min(j + dj + width, j_end)]), dj)
+        best = None
+        for di in range(min(WINDOW, i_end - i)):
+            if best is not None and di >= best[0] + best[1]:
+                break
+            dj = first.get(tuple(old[i + di:min(i + di + width, i_end)]))
+            if dj is not None and (best is None or di + dj < best[0] + best[1]):
+                best = (di, dj)
+        if best is not None:
+            return best
+    return min(WINDOW, i_end - i), min(WINDOW, j_end - j)
+
+
+def _agree(old, new, a: int, a_end: int, b: int, b_end: int, lines: int) -> bool:
+    """Whether old from `a` and new from `b` agree for `lines` lines, or to the end of both."""
+    if a >= a_end or b >= b_end:
+        return False
+    for k in range(lines):
+        if a + k == a_end or b + k == b_end:
+            return a + k == a_end and b + k == b_end
+        if old[a + k] != new[b + k]:
+            return False
+    return True
+
+
+def _aligned_apart(old, new, i1: int, i2: int, j1: int, j2: int) -> list[Opcode]:
+    """Opcodes of old[i1:i2] against new[j1:j2], which may differ in length, by difflib."""
+    if i1 == i2 and j1 == j2:
+        return []
+    if i1 == i2:
+        return [("insert", i1, i1, j1, j2)]
+    if j1 == j2:
+        return [("delete", i1, i2, j1, j1)]
+    ops = difflib.SequenceMatcher(None, list(old[i1:i2]), list(new[j1:j2]), autojunk=False).get_opcodes()
+    return [(tag, i1 + a1, i1 + a2, j1 + b1, j1 + b2) for tag, a1, a2, b1, b2 in ops]
 
 
 def hunks(ops: list[Opcode], context: int = CONTEXT) -> list[list[Opcode]]:

@@ -76,3 +76,42 @@ def test_a_unified_diff_of_lines_of_every_ending():
     assert LineDiff(old, new).unified("x.cu") == (
         f"--- a/x.cu\n+++ b/x.cu\n@@ -1,5 +1,5 @@\n keep\r\n-cudaFree(p);\r{marker}+hipFree(p);\r{marker}"
         f" keep\x0c{marker} more\n-last{marker}+last\n")
+
+
+def rebuilt(diff: LineDiff) -> list:
+    """new's lines from old's and the opcodes, which must be consecutive and cover both."""
+    out, at = [], (0, 0)
+    for tag, i1, i2, j1, j2 in diff._opcodes:
+        assert (i1, j1) == at
+        if tag == "equal":
+            assert list(diff.old[i1:i2]) == list(diff.new[j1:j2])
+        out += list(diff.new[j1:j2])
+        at = (i2, j2)
+    assert at == (len(diff.old), len(diff.new))
+    return out
+
+
+def test_a_long_middle_is_walked_not_aligned_whole(monkeypatch):
+    """difflib's time grows with the square of the lines that repeat: a 5 MB file of pasted code whose line count
+    changed took a minute. A middle over WHOLE lines is walked, each difference aligned on its own."""
+    from migrate import linediff
+
+    block = [b"#include <cuda_runtime.h>\n", b"#include \"common.cuh\"\n", b"}\n", b"\n",
+             b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n", b"}\n"]
+    renamed = [b"#include \"common.cuh\"\n", b"}\n", b"\n", b"__global__ void k(float* a) { a[threadIdx.x] = 0; }\n",
+               b"}\n"]
+    old, new = b"".join(block * 300), b"".join(renamed * 300)  # the first line of each block removed
+    monkeypatch.setattr(linediff, "WHOLE", 100)
+    walked = LineDiff(old, new)
+    assert rebuilt(walked) == list(walked.new)
+    assert walked.changed == 300
+    assert walked._opcodes[:3] == [("delete", 0, 1, 0, 0), ("equal", 1, 6, 0, 5), ("delete", 6, 7, 5, 5)]
+    # a rename in place, a line added and one removed among 2,000 distinct lines: the walk finds what difflib does
+    old = b"".join(b"line %d\n" % i for i in range(2000))
+    new = old.replace(b"line 500\n", b"LINE 500\n").replace(b"line 900\n", b"").replace(b"line 1500\n",
+                                                                                         b"line 1500\nadded\n")
+    walked = LineDiff(old, new)
+    assert rebuilt(walked) == list(walked.new)
+    monkeypatch.setattr(linediff, "WHOLE", 10**9)
+    assert walked.changed == LineDiff(old, new).changed == 3
+    assert walked.unified("x") == LineDiff(old, new).unified("x")

@@ -160,3 +160,15 @@ def test_an_except_clause_continued_onto_its_colon_keeps_later_positions(tmp_pat
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PY005", 7)]
     assert (tmp_path / "out" / "train.py").read_bytes() == data.replace(b"torch.cuda.amp.GradScaler()",
                                                                         b'torch.amp.GradScaler("cuda")')
+
+
+def test_a_byte_that_is_not_utf8_in_a_rewritten_bf16_argument_is_kept(tmp_path):
+    """Rules that write an argument's text again read it from the tree's node; decoded with U+FFFD (seed 16), the
+    byte came out as three others. Node texts keep surrogate escapes now, as FileContext.text does."""
+    data = (b"#include <cuda_bf16.h>\n__device__ __nv_bfloat162 pair(float a, float b) "
+            b"{ return __floats2bfloat162_rn(a, b * \xff2.0f); }\n")
+    src = write_tree(tmp_path / "src", {"example.cu": data})
+    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "7.0", "--unsafe-fixes").exit_code == 1
+    assert (tmp_path / "out" / "example.cu").read_bytes() == (
+        b"#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n__device__ __hip_bfloat162 pair(float a, float b) "
+        b"{ return __halves2bfloat162(__float2bfloat16(a), __float2bfloat16(b * \xff2.0f)); }\n")

@@ -64,7 +64,7 @@ class CppContext(FileContext):
         super().__init__(path, data, options, packs, target)
 
     def node_text(self, node: tree_sitter.Node) -> str:
-        return node.text.decode("utf-8", "replace")
+        return node.text.decode("utf-8", "surrogateescape")  # as FileContext.text
 
     def parse_errors(self) -> list[tuple[int, int]]:
         """Only when the tree was needed: a file with nothing to migrate is not parsed at all."""

@@ -45,7 +45,7 @@ def _includes(ctx):
     plainly_code = _Plain(ctx.data)
     for m in INCLUDE.finditer(ctx.data):
         if plainly_code(m.start()):
-            yield m, m.group(2).decode("utf-8", "replace")
+            yield m, m.group(2).decode("utf-8", "surrogateescape")
             continue
         node = ctx.node_at(m.start(2), m.end(2))
         while node is not None and node.type != "preproc_include":
@@ -54,5 +54,5 @@ def _includes(ctx):
                 break
             node = node.parent
         if node is not None:
-            yield m, m.group(2).decode("utf-8", "replace")
+            yield m, m.group(2).decode("utf-8", "surrogateescape")
 

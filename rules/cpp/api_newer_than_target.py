@@ -104,7 +104,7 @@ class ApiNewerThanTarget(CppRule):
             args = arguments(call)
             if mapping.older_drop_arg >= len(args):
                 continue
-            dropped = args[mapping.older_drop_arg].text.decode("utf-8", "replace")
+            dropped = args[mapping.older_drop_arg].text.decode("utf-8", "surrogateescape")
             if FULL_MASK.match(dropped):
                 message, severity = f"{need}: {mapping.older} used, full mask '{dropped}' dropped", Severity.INFO
             else:

@@ -147,7 +147,7 @@ class ArgumentCount(CppRule):
                                 edits=_append(args, base, extra), title="Write CUDA's default arguments")
         edge = EDGE_DATA.get(cuda)
         if edge is not None and n == span[1] + 1 and edge < n:
-            if args[edge].text.decode("utf-8", "replace").strip() in NULL:
+            if args[edge].text.decode("utf-8", "surrogateescape").strip() in NULL:
                 return self.finding(ctx, start, end, f"{said}: HIP's graphs have no edge data; the null edge data "
                                     "argument is dropped", edits=drop_argument(call, edge, base),
                                     title="Drop the edge data argument")

@@ -53,7 +53,7 @@ class Bf16FromFloatBeforeHip57(CppRule):
             target, value = m["target"][0], m["value"][0]
             if typed.value_type(target, names) not in BF16_TYPES or _already_bf16(value, names):
                 continue
-            text = value.text.decode("utf-8", "replace")
+            text = value.text.decode("utf-8", "surrogateescape")
             yield self.finding(ctx, value.start_byte, value.end_byte,
                                f"{name}, the bfloat16 type before HIP {bf16.since} (target {ctx.target}), converts "
                                f"from float only explicitly: {name}({text})",
@@ -69,7 +69,7 @@ def _already_bf16(value, names) -> bool:
         return kind is not None and kind.text in BF16_TYPES
     if value.type == "call_expression":
         callee = value.child_by_field_name("function")
-        text = callee.text.decode("utf-8", "replace") if callee is not None else ""
+        text = callee.text.decode("utf-8", "surrogateescape") if callee is not None else ""
         # __float2bfloat16(v), __nv_bfloat16(v), static_cast<__nv_bfloat16>(v), __hmul(a, b)
         return "bfloat16" in text or text.startswith(MAKERS)
     return typed.value_type(value, names) in BF16_TYPES

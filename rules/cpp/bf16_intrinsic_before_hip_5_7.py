@@ -91,7 +91,7 @@ class Bf16IntrinsicBeforeHip57(CppRule):
 
 
 def _text(node) -> str:
-    return " ".join(node.text.decode("utf-8", "replace").split())
+    return " ".join(node.text.decode("utf-8", "surrogateescape").split())
 
 
 def _is_value(node, names: set[bytes]) -> bool:

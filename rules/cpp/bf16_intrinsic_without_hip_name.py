@@ -65,7 +65,7 @@ class Bf16IntrinsicWithoutHipName(CppRule):
             if call is None:
                 continue
             name = m.group(1).decode()
-            args = [a.text.decode("utf-8", "replace") for a in arguments(call)]
+            args = [a.text.decode("utf-8", "surrogateescape") for a in arguments(call)]
             expression, why = replacement(name, args)
             message = f"{name} is not in HIP {ctx.target}'s hip_bf16.h: "
             if expression is None:

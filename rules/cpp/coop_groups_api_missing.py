@@ -166,7 +166,7 @@ def _is_group(obj, groups: set[bytes]) -> bool:
         return obj.text in groups
     if obj.type == "call_expression":  # cg::this_grid().num_blocks()
         function = obj.child_by_field_name("function")
-        return function is not None and FACTORY_CALL.match(function.text.decode("utf-8", "replace")) is not None
+        return function is not None and FACTORY_CALL.match(function.text.decode("utf-8", "surrogateescape")) is not None
     return False
 
 

@@ -52,7 +52,7 @@ class KernelAsConstVoidPointer(CppRule):
             if token.base == 0 and arg.type == "identifier" and arg.text in void_pointers(ctx):
                 continue
             start, end = token.base + arg.start_byte, token.base + arg.end_byte
-            shown = " ".join(arg.text.decode("utf-8", "replace").split())
+            shown = " ".join(arg.text.decode("utf-8", "surrogateescape").split())
             yield self.finding(ctx, start, end, f"{token.name} takes the kernel as const void* in HIP (no template "
                                f"overload): '{shown}' cast with reinterpret_cast<const void*>",
                                edits=[Edit(start, start, CAST), Edit(end, end, ")")],

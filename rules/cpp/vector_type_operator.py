@@ -146,7 +146,7 @@ class VectorTypeOperator(CppRule):
             returns = " ".join(returns.text.decode().split()) if returns is not None else ""
             compound = symbol.endswith("=") and symbol not in ("==", "!=")
             if (same_meaning(symbol, types) and body is not None and (compound or returns == vector)
-                    and elementwise(symbol, types, body.text.decode("utf-8", "replace"))
+                    and elementwise(symbol, types, body.text.decode("utf-8", "surrogateescape"))
                     and not ctx.data[line_start:start].strip()):
                 nl = ctx.newline
                 yield self.finding(ctx, start, op.end_byte,

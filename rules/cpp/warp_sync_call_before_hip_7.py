@@ -73,7 +73,7 @@ class WarpSyncCallBeforeHip7(CppRule):
             message = (f"__syncwarp needs HIP 7.0 (target {ctx.target}): the wavefront-scope fences and wave barrier "
                        "HIP 7 defines it with are used")
             severity = Severity.INFO
-            mask = args[0].text.decode("utf-8", "replace") if args else ""
+            mask = args[0].text.decode("utf-8", "surrogateescape") if args else ""
             if mask and not FULL_MASK.match(mask):
                 message += f"; mask '{mask}' dropped, so every active lane takes part; check that the mask was full"
                 severity = Severity.WARNING

@@ -66,7 +66,7 @@ def _variable(arg) -> str | None:
     node = arg
     if node.type == "pointer_expression" and node.child_by_field_name("argument") is not None:
         node = node.child_by_field_name("argument")
-    return node.text.decode("utf-8", "replace") if node.type == "identifier" else None
+    return node.text.decode("utf-8", "surrogateescape") if node.type == "identifier" else None
 
 
 def _tested_after(call, name: str) -> bool:
@@ -77,7 +77,7 @@ def _tested_after(call, name: str) -> bool:
     stack = [body]
     while stack:
         node = stack.pop()
-        if node.type == "identifier" and node.start_byte > call.end_byte and node.text.decode("utf-8", "replace") == name:
+        if node.type == "identifier" and node.start_byte > call.end_byte and node.text.decode("utf-8", "surrogateescape") == name:
             if _in_test(node, body):
                 return True
         stack.extend(node.children)

@@ -67,7 +67,7 @@ class BlasLtTypeWithoutKernels(HazardRule):
                 apis.setdefault(position, {})[name] = position
         for table in apis.values():
             for token, arg in api_arguments(ctx, table):
-                text = arg.text.decode("utf-8", "replace").strip()
+                text = arg.text.decode("utf-8", "surrogateescape").strip()
                 if text in WHY:
                     start = token.base + arg.start_byte
                     yield self.finding(ctx, start, token.base + arg.end_byte, f"{text}: {WHY[text]}")

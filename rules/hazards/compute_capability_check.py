@@ -64,5 +64,5 @@ class ComputeCapabilityCheck(HazardRule):
             owner = access.child_by_field_name("argument")
             if field.type == "field_identifier" and owner is not None and owner.text in props:
                 seen.add(cmp.start_byte)
-                text = cmp.text.decode("utf-8", "replace")
+                text = cmp.text.decode("utf-8", "surrogateescape")
                 yield self.finding(ctx, cmp.start_byte, cmp.end_byte, MESSAGE.format(text=text))

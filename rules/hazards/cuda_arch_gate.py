@@ -81,7 +81,7 @@ class CudaArchGate(HazardRule):
                 elif kind == "other":
                     yield self.finding(ctx, start, start + len("__CUDA_ARCH__"), OTHER_MESSAGE)
                 else:
-                    text = " ".join(shown.text.decode("utf-8", "replace").split())
+                    text = " ".join(shown.text.decode("utf-8", "surrogateescape").split())
                     yield self.finding(ctx, shown.start_byte, shown.end_byte, numeric_message(text))
 
     @staticmethod

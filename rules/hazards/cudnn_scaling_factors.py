@@ -77,7 +77,7 @@ class CudnnScalingFactors(HazardRule):
                 continue
             values = {}
             for which, i in zip(("alpha", "beta"), at):
-                values[which] = _value(ctx, call, args[i].text.decode("utf-8", "replace").strip(), token.base)
+                values[which] = _value(ctx, call, args[i].text.decode("utf-8", "surrogateescape").strip(), token.base)
             wrong = [w for w, want in (("alpha", 1.0), ("beta", 0.0)) if values[w] is not None
                      and _number(values[w]) != want]
             unknown = [w for w in ("alpha", "beta") if values[w] is None]
@@ -102,7 +102,7 @@ def _value(ctx, call, text: str, base: int) -> str | None:
     if declarator is None or declarator.type != "init_declarator":
         return None
     value = declarator.child_by_field_name("value")
-    text = value.text.decode("utf-8", "replace").strip() if value is not None else ""
+    text = value.text.decode("utf-8", "surrogateescape").strip() if value is not None else ""
     return text if NUMBER.fullmatch(text) else None
 
 

@@ -35,7 +35,7 @@ def function_name(fn) -> str:
     declarator = fn.child_by_field_name("declarator")
     while declarator is not None and declarator.type not in ("identifier", "field_identifier", "qualified_identifier"):
         declarator = declarator.child_by_field_name("declarator")
-    return declarator.text.decode("utf-8", "replace") if declarator is not None else "?"
+    return declarator.text.decode("utf-8", "surrogateescape") if declarator is not None else "?"
 
 
 class DynamicParallelism(HazardRule):
@@ -66,7 +66,7 @@ class DynamicParallelism(HazardRule):
             fn = device_only_function(call)
             if fn is not None:
                 callee = call.child_by_field_name("function")
-                name = callee.text.decode("utf-8", "replace") if callee is not None else "a kernel"
+                name = callee.text.decode("utf-8", "surrogateescape") if callee is not None else "a kernel"
                 yield self.finding(ctx, call.start_byte, call.end_byte,
                                    f"kernel launch of {name} inside {function_name(fn)}: {ADVICE}")
         for token in ctx.code_tokens():

@@ -83,7 +83,7 @@ class LaneMask32(HazardRule):
             if not args:
                 continue
             mask = args[0]
-            text = mask.text.decode("utf-8", "replace").strip()
+            text = mask.text.decode("utf-8", "surrogateescape").strip()
             start, end = token.base + mask.start_byte, token.base + mask.end_byte
             if FULL32.match(bare(text)):
                 yield self.finding(ctx, start, end, f"full 32-lane mask '{text}' in {token.name}: HIP needs the "
@@ -96,7 +96,7 @@ class LaneMask32(HazardRule):
                     defined = {m.name: m for m in macros(ctx) if m.params is None}
                 macro = defined.get(text)
                 if macro is not None:
-                    value = bare(macro.body.text.decode("utf-8", "replace"))
+                    value = bare(macro.body.text.decode("utf-8", "surrogateescape"))
                     if FULL32.match(value):
                         masks.setdefault(text, []).append(token.name)
                         continue

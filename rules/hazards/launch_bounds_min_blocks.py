@@ -36,7 +36,7 @@ class LaunchBoundsMinBlocks(HazardRule):
             args = [c for c in node.named_children if c.type != "comment"]
             if len(args) < 2:
                 continue
-            second = args[1].text.decode("utf-8", "replace")
+            second = args[1].text.decode("utf-8", "surrogateescape")
             yield self.finding(ctx, node.start_byte, node.end_byte,
                                f"__launch_bounds__ second argument '{second}' means minimum blocks per SM in CUDA but "
                                "minimum waves per EU in HIP: drop it or retune it for AMD",

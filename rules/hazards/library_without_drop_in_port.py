@@ -98,7 +98,7 @@ class LibraryWithoutDropInPort(HazardRule):
         if b"#" in data and (b"cudnn" in data or b"mma.h" in data or b"cutlass/" in data or b"cute/" in data
                              or b"cuda/" in data or b"cooperative_groups/" in data):
             for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
-                library = library_of_include(node.text.decode("utf-8", "replace"))
+                library = library_of_include(node.text.decode("utf-8", "surrogateescape"))
                 if library is not None and library not in seen:
                     seen.add(library)
                     include = node.parent

@@ -64,7 +64,7 @@ def string_value(node) -> str | None:
     """The text of a string literal node, without quotes; None for anything else."""
     if node.type != "string_literal":
         return None
-    return "".join(c.text.decode("utf-8", "replace") for c in node.named_children)
+    return "".join(c.text.decode("utf-8", "surrogateescape") for c in node.named_children)
 
 
 class NvidiaModuleLoading(HazardRule):
@@ -206,5 +206,5 @@ def declared_names(ctx) -> set[str]:
         while node.type != "identifier" and node.child_by_field_name("declarator") is not None:
             node = node.child_by_field_name("declarator")
         if node.type == "identifier":
-            names.add(node.text.decode("utf-8", "replace"))
+            names.add(node.text.decode("utf-8", "surrogateescape"))
     return names

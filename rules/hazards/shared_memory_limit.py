@@ -80,7 +80,7 @@ class SharedMemoryLimit(HazardRule):
                 args = arguments(call) if call is not None else []
                 if len(args) < 3:
                     continue
-                attribute = args[1].text.decode("utf-8", "replace").split("::")[-1]
+                attribute = args[1].text.decode("utf-8", "surrogateescape").split("::")[-1]
                 if attribute in CARVEOUT:
                     yield self.finding(ctx, call.start_byte, call.end_byte, "shared-memory carveout has no effect on "
                                        "AMD: the LDS size is fixed (64 KiB per workgroup)", severity=Severity.WARNING)

@@ -31,7 +31,7 @@ def declared_names(declaration) -> list[str]:
         while node is not None and node.type != "identifier":
             node = node.child_by_field_name("declarator")
         if node is not None:
-            names.append(node.text.decode("utf-8", "replace"))
+            names.append(node.text.decode("utf-8", "surrogateescape"))
     return names
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.buildfiles import cmake, cmake_chunks, make
+from migrate.buildfiles import cmake, cmake_chunks, make, tables
 from migrate.buildfiles.cmake import CMakeContext
 from migrate.buildfiles.make import MakeContext
 from migrate.fixing import run_rules
@@ -71,7 +71,7 @@ def test_cmake_rules_find_and_fix_the_same_in_pieces(monkeypatch):
     data = samples_cmake()
     whole, whole_errors = migrate_cmake(data)
     monkeypatch.setattr(cmake_chunks, "CHUNK", 2048)
-    monkeypatch.setattr(cmake, "KEEP_BELOW", 0)  # as a huge file: each command made when read
+    monkeypatch.setattr(tables, "KEEP_BELOW", 0)  # as a huge file: each command made when read
     pieces, errors = migrate_cmake(data)
     assert pieces.data == whole.data != data
     assert pieces.findings == whole.findings
@@ -118,6 +118,6 @@ def test_a_huge_makefiles_lines_made_when_read_migrate_as_kept_ones(monkeypatch)
         return run_rules(MakeContext("Makefile", data, Options(), default_packs(), "6.2"), rules, what="the file")
 
     kept = migrated()
-    monkeypatch.setattr(make, "KEEP_BELOW", 0)
+    monkeypatch.setattr(tables, "KEEP_BELOW", 0)
     made = migrated()
     assert made.data == kept.data != data and made.findings == kept.findings and len(kept.findings) > 20

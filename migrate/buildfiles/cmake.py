@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from sys import intern
@@ -18,6 +17,7 @@ import tree_sitter
 import tree_sitter_cmake
 
 from migrate.buildfiles import cmake_chunks
+from migrate.buildfiles.tables import OffsetTable
 from migrate.context import FileContext
 
 LANGUAGE = tree_sitter.Language(tree_sitter_cmake.language())
@@ -60,12 +60,7 @@ class Command:
     args_end: int  # at ")"
 
 
-# a file under this size keeps its commands once made: its rules read them over and over, and making them again for
-# each took twice the time of a file's migration; a larger file makes them each time it is read (memory)
-KEEP_BELOW = 1 << 18
-
-
-class CommandTable(Sequence):
+class CommandTable(OffsetTable):
     """A file's commands in the order they are written, stored as offsets: five numbers a command (start, end,
     args_start, args_end, index of its first argument) and two an argument (start, end)."""
 
@@ -96,28 +91,6 @@ class CommandTable(Sequence):
 
     def __len__(self) -> int:
         return len(self.names)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self._command(k) for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self._command(i)
-
-    def __iter__(self) -> Iterator[Command]:
-        return map(self._command, range(len(self.names)))
-
-    def _command(self, i: int) -> Command:
-        if len(self.data) >= KEEP_BELOW:
-            return self._make(i)
-        kept = self.__dict__.setdefault("kept", [])
-        if len(kept) < len(self.names):
-            kept.extend([None] * (len(self.names) - len(kept)))
-        if kept[i] is None:
-            kept[i] = self._make(i)
-        return kept[i]
 
     def _make(self, i: int) -> Command:
         b, data = self.bounds, self.data

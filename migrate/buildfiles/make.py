@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from migrate.buildfiles.tables import OffsetTable
 from migrate.context import FileContext
 from migrate.edits import encoded
 from migrate.model import Edit
@@ -119,12 +119,7 @@ def _reference_end(data: bytes, i: int, end: int) -> int:
     return end
 
 
-# a file under this size keeps its lines (and their words) once made: its rules read them over and over; a larger
-# file makes them each time they are read (memory)
-KEEP_BELOW = 1 << 18
-
-
-class LineTable(Sequence):
+class LineTable(OffsetTable):
     """A Makefile's logical lines, kept as offsets (start, end, where its words start or -1, its kind) and the
     assigned names; each `Line` is made when read."""
 
@@ -167,28 +162,6 @@ class LineTable(Sequence):
 
     def __len__(self) -> int:
         return len(self.kinds)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self._line(k) for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self._line(i)
-
-    def __iter__(self) -> Iterator[Line]:
-        return map(self._line, range(len(self.kinds)))
-
-    def _line(self, i: int) -> Line:
-        if len(self.data) >= KEEP_BELOW:
-            return self._make(i)
-        kept = self.__dict__.setdefault("kept", [])
-        if len(kept) < len(self.kinds):
-            kept.extend([None] * (len(self.kinds) - len(kept)))
-        if kept[i] is None:
-            kept[i] = self._make(i)
-        return kept[i]
 
     def _make(self, i: int) -> Line:
         return Line(self.data, self.starts[i], self.ends[i], KINDS[self.kinds[i]], self.words_from[i],

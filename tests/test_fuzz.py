@@ -172,3 +172,16 @@ def test_a_byte_that_is_not_utf8_in_a_rewritten_bf16_argument_is_kept(tmp_path):
     assert (tmp_path / "out" / "example.cu").read_bytes() == (
         b"#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n__device__ __hip_bfloat162 pair(float a, float b) "
         b"{ return __halves2bfloat162(__float2bfloat16(a), __float2bfloat16(b * \xff2.0f)); }\n")
+
+
+def test_a_line_added_after_a_cmake_command_does_not_go_inside_the_next_one(tmp_path):
+    """Two commands on one line (which tree-sitter-cmake accepts): BLD006's set_source_files_properties went after
+    the line, inside the second command's arguments, and again on each run (seed 16)."""
+    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"add_executable(demo main.cu) add_executable(other\n"
+                                                          b"  other.cu)\n"})
+    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
+        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
+    expected = (b"add_executable(demo main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP) "
+                b"add_executable(other\n  other.cu)\nset_source_files_properties(other.cu PROPERTIES LANGUAGE HIP)\n")
+    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
+        == expected

@@ -26,10 +26,14 @@ def indentation(ctx: CMakeContext, command: Command) -> str:
 
 
 def insert_after(ctx: CMakeContext, command: Command, lines: Sequence[str]) -> Edit:
-    """Put `lines` on lines of their own after the line where `command` ends, indented like it."""
+    """Put `lines` on lines of their own after the line where `command` ends, indented like it; just after the
+    command when more than a comment follows it on that line (another command, which the lines would go inside)."""
     at = line_end(ctx.data, command.end)
     if ctx.data[at - 1:at] == b"\r":
         at -= 1
+    rest = ctx.data[command.end:at].strip()
+    if rest and not rest.startswith(b"#"):
+        at = command.end
     pad = indentation(ctx, command)
     return Edit(at, at, "".join(ctx.newline + pad + line for line in lines))
 

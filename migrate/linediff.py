@@ -47,6 +47,12 @@ class Lines(Sequence):
             yield data[start:end]
             start = end
 
+    def joined(self, index: int, count: int) -> bytes:
+        """Lines index to index + count - 1 (those there are) as one bytes: a key for that run of lines, since the
+        lines are split again only where they were."""
+        at, last = self.first + index, self.first + min(index + count, self.count) - 1
+        return self.data[self.ends[at - 1] if at else 0:self.ends[last]]
+
     def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(self.count)
@@ -158,20 +164,20 @@ def _resync(old, new, i: int, i_end: int, j: int, j_end: int) -> tuple[int, int]
     """(lines of old, lines of new) to skip to the nearest place where the two agree again, the fewest in all, looking
     WINDOW lines ahead on each side: where AGREE lines agree (or the rest of both), else where one line does (a
     single common line such as "}" may be the wrong one); all WINDOW lines when none is there."""
-    for lines in (AGREE, 1):  # the usual: a line renamed in place, a line or two added or removed
-        for total in range(1, 5):
+    for lines, most in ((AGREE, 4), (1, 8)):  # the usual: lines renamed in place, a line or two added or removed
+        for total in range(1, most + 1):
             for di in range(total + 1):
                 if _agree(old, new, i + di, i_end, j + total - di, j_end, lines):
                     return di, total - di
     for width in (AGREE, 1):
         first: dict = {}
         for dj in range(min(WINDOW, j_end - j)):
-            first.setdefault(tuple(new[j + dj:min(j + dj + width, j_end)]), dj)
+            first.setdefault(_run(new, j + dj, min(width, j_end - j - dj)), dj)
         best = None
         for di in range(min(WINDOW, i_end - i)):
             if best is not None and di >= best[0] + best[1]:
                 break
-            dj = first.get(tuple(old[i + di:min(i + di + width, i_end)]))
+            dj = first.get(_run(old, i + di, min(width, i_end - i - di)))
             if dj is not None and (best is None or di + dj < best[0] + best[1]):
                 best = (di, dj)
         if best is not None:
@@ -179,16 +185,19 @@ def _resync(old, new, i: int, i_end: int, j: int, j_end: int) -> tuple[int, int]
     return min(WINDOW, i_end - i), min(WINDOW, j_end - j)
 
 
+def _run(lines, index: int, count: int):
+    """`count` lines from `index` as a key: one bytes of a file's `Lines`, a tuple of a plain list's."""
+    return lines.joined(index, count) if isinstance(lines, Lines) else tuple(lines[index:index + count])
+
+
 def _agree(old, new, a: int, a_end: int, b: int, b_end: int, lines: int) -> bool:
     """Whether old from `a` and new from `b` agree for `lines` lines, or to the end of both."""
     if a >= a_end or b >= b_end:
         return False
-    for k in range(lines):
-        if a + k == a_end or b + k == b_end:
-            return a + k == a_end and b + k == b_end
-        if old[a + k] != new[b + k]:
-            return False
-    return True
+    n = min(lines, a_end - a, b_end - b)
+    if n < lines and a_end - a != b_end - b:
+        return False
+    return _run(old, a, n) == _run(new, b, n)
 
 
 def _aligned_apart(old, new, i1: int, i2: int, j1: int, j2: int) -> list[Opcode]:

@@ -33,6 +33,10 @@ def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
     for finding in ordered:
         edits = finding.fix.edits
         clash = next((c for c in (_clashes(accepted, e) for e in edits) if c is not None), None)
+        if clash is None and _overlapping(edits):  # its own edits overlap (a call rewritten inside another)
+            conflicts.append(finding)
+            overlapped.append(finding)
+            continue
         if clash is not None:
             conflicts.append(finding)
             overlapped.append(owner[clash])
@@ -43,6 +47,18 @@ def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
         applied.append(finding)
     edits = [t[3] for t in accepted]
     return Applied(splice(data, edits), tuple(edits), tuple(applied), tuple(conflicts), tuple(overlapped))
+
+
+def _overlapping(edits: tuple[Edit, ...]) -> bool:
+    """Whether two of one fix's edits overlap (as `_clashes` judges it)."""
+    if len(edits) < 2:
+        return False
+    taken: list[tuple[int, int, int, Edit]] = []
+    for e in edits:
+        if _clashes(taken, e) is not None:
+            return True
+        bisect.insort(taken, (e.start, e.end > e.start, len(taken), e))
+    return False
 
 
 def _clashes(accepted: list[tuple[int, int, int, Edit]], edit: Edit) -> int | None:

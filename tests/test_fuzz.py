@@ -185,3 +185,20 @@ def test_a_line_added_after_a_cmake_command_does_not_go_inside_the_next_one(tmp_
                 b"add_executable(other\n  other.cu)\nset_source_files_properties(other.cu PROPERTIES LANGUAGE HIP)\n")
     assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
         == expected
+
+
+def test_a_fix_whose_own_edits_overlap_is_left_out_not_a_crash():
+    """CPP012 rewrote a shuffle of a uint4 whose argument held another such shuffle: one fix with overlapping edits,
+    which splice refused (ValueError, INP008 for the whole file; seed 18). It is a conflict now, reported as INP007."""
+    from migrate.edits import apply_fixes
+    from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity, Span
+
+    def finding(code, *edits):
+        return Finding(code, RuleKind.CPP, Severity.INFO, "m", Span("a.cu", edits[0].start, edits[0].end, 1, 1),
+                       Fix("t", edits, Applicability.SAFE))
+
+    tangled = finding("CPP012", Edit(0, 6, "A"), Edit(4, 9, "B"))
+    plain = finding("MAP001", Edit(10, 12, "xy"))
+    result = apply_fixes(b"0123456789ab", [tangled, plain])
+    assert result.data == b"0123456789xy"
+    assert result.applied == (plain,) and result.conflicts == (tangled,) and result.overlapped == (tangled,)

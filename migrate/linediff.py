@@ -7,10 +7,9 @@ another added). Otherwise difflib aligns the whole file, below the common head a
 from __future__ import annotations
 
 import difflib
-import io
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 
 CONTEXT = 3  # unchanged lines around each hunk, as diff -u
@@ -50,8 +49,12 @@ class Lines(Sequence):
     def joined(self, index: int, count: int) -> bytes:
         """Lines index to index + count - 1 (those there are) as one bytes: a key for that run of lines, since the
         lines are split again only where they were."""
-        at, last = self.first + index, self.first + min(index + count, self.count) - 1
-        return self.data[self.ends[at - 1] if at else 0:self.ends[last]]
+        return self._span(index, min(index + count, self.count) - 1)
+
+    def _span(self, index: int, last: int) -> bytes:
+        """Lines index to last (both in this view) as one bytes."""
+        at = self.first + index
+        return self.data[self.ends[at - 1] if at else 0:self.ends[self.first + last]]
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -63,8 +66,7 @@ class Lines(Sequence):
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError(index)
-        at = self.first + index
-        return self.data[self.ends[at - 1] if at else 0:self.ends[at]]
+        return self._span(index, index)
 
 
 def lines(data: bytes) -> Lines:
@@ -80,17 +82,10 @@ def _range(start: int, stop: int) -> str:
     return f"{start + 1 if count else start},{count}"
 
 
-def _aligned(old: list[str], new: list[str], i: int, j: int, n: int) -> list[Opcode]:
-    """Opcodes of old[i:i+n] against new[j:j+n] by difflib (no equal runs at the ends when they differ there)."""
-    ops = difflib.SequenceMatcher(None, list(old[i:i + n]), list(new[j:j + n]), autojunk=False).get_opcodes()
-    return [(tag, i + a1, i + a2, j + b1, j + b2) for tag, a1, a2, b1, b2 in ops]
-
-
-def _paired(old: list[str], new: list[str]) -> list[Opcode]:
+def _paired(old: list[str], new: list[str]) -> Iterator[Opcode]:
     """Opcodes of two lists of the same length: equal runs where the lines match at the same index, and each
     run of differing lines aligned on its own."""
-    ops: list[Opcode] = []
-    equal = [a == b for a, b in zip(old, new)]
+    equal = bytearray(a == b for a, b in zip(old, new))
     i, n = 0, len(equal)
     while i < n:
         start = i
@@ -98,12 +93,11 @@ def _paired(old: list[str], new: list[str]) -> list[Opcode]:
         while i < n and equal[i] == same:
             i += 1
         if same:
-            ops.append(("equal", start, i, start, i))
+            yield "equal", start, i, start, i
         elif i - start == 1:
-            ops.append(("replace", start, i, start, i))
+            yield "replace", start, i, start, i
         else:
-            ops += _aligned(old, new, start, start, i - start)
-    return ops
+            yield from _aligned_apart(old, new, start, i, start, i)
 
 
 def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
@@ -117,20 +111,21 @@ def _common_ends(old: list[str], new: list[str]) -> tuple[int, int]:
     return head, tail
 
 
-def opcodes(old: list[str], new: list[str]) -> list[Opcode]:
-    """A diff of `old` into `new` as difflib's opcodes, consecutive and covering both lists."""
+def opcodes(old: list[str], new: list[str]) -> Iterator[Opcode]:
+    """A diff of `old` into `new` as difflib's opcodes, consecutive and covering both lists, made as they are read."""
     if len(old) == len(new):
-        return _paired(old, new)
+        yield from _paired(old, new)
+        return
     head, tail = _common_ends(old, new)
-    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    if head:
+        yield "equal", 0, head, 0, head
     if max(len(old), len(new)) - head - tail <= WHOLE:
         middle = difflib.SequenceMatcher(None, old[head:len(old) - tail], new[head:len(new) - tail]).get_opcodes()
-        ops += [(tag, head + a1, head + a2, head + b1, head + b2) for tag, a1, a2, b1, b2 in middle]
+        yield from ((tag, head + a1, head + a2, head + b1, head + b2) for tag, a1, a2, b1, b2 in middle)
     else:
-        ops += _synced(old, new, head, len(old) - tail, head, len(new) - tail)
+        yield from _synced(old, new, head, len(old) - tail, head, len(new) - tail)
     if tail:
-        ops.append(("equal", len(old) - tail, len(old), len(new) - tail, len(new)))
-    return ops
+        yield "equal", len(old) - tail, len(old), len(new) - tail, len(new)
 
 
 # difflib aligns a middle of up to this many lines whole; a longer one is walked (`_synced`): difflib's time grows
@@ -140,24 +135,22 @@ WINDOW = 200  # lines looked ahead on each side for where the two files agree ag
 AGREE = 3  # lines that agree in a row: a place to go on from with some confidence
 
 
-def _synced(old, new, i: int, i_end: int, j: int, j_end: int) -> list[Opcode]:
+def _synced(old, new, i: int, i_end: int, j: int, j_end: int) -> Iterator[Opcode]:
     """Opcodes of old[i:i_end] against new[j:j_end] in one walk: equal runs as they come, and at each difference the
     nearest line within WINDOW lines that the two have in common again (`_resync`), the lines between aligned by
     difflib. Linear in the lines: at most WINDOW lines are looked at on each side for each difference."""
-    ops: list[Opcode] = []
     while i < i_end and j < j_end:
         if old[i] == new[j]:
             a, b = i, j
             while i < i_end and j < j_end and old[i] == new[j]:
                 i, j = i + 1, j + 1
-            ops.append(("equal", a, i, b, j))
+            yield "equal", a, i, b, j
             continue
         di, dj = _resync(old, new, i, i_end, j, j_end)
-        ops += _aligned_apart(old, new, i, i + di, j, j + dj)
+        yield from _aligned_apart(old, new, i, i + di, j, j + dj)
         i, j = i + di, j + dj
     if i < i_end or j < j_end:
-        ops += _aligned_apart(old, new, i, i_end, j, j_end)
-    return ops
+        yield from _aligned_apart(old, new, i, i_end, j, j_end)
 
 
 def _resync(old, new, i: int, i_end: int, j: int, j_end: int) -> tuple[int, int]:
@@ -212,10 +205,9 @@ def _aligned_apart(old, new, i1: int, i2: int, j1: int, j2: int) -> list[Opcode]
     return [(tag, i1 + a1, i1 + a2, j1 + b1, j1 + b2) for tag, a1, a2, b1, b2 in ops]
 
 
-def hunks(ops: list[Opcode], context: int = CONTEXT) -> list[list[Opcode]]:
-    """The opcodes grouped into unified-diff hunks: each change with up to `context` equal lines around it,
-    changes closer than 2 x `context` lines sharing a hunk."""
-    groups: list[list[Opcode]] = []
+def hunks(ops: Iterable[Opcode], context: int = CONTEXT) -> Iterator[list[Opcode]]:
+    """The opcodes grouped into unified-diff hunks, one at a time: each change with up to `context` equal lines
+    around it, changes closer than 2 x `context` lines sharing a hunk."""
     current: list[Opcode] = []
     for tag, i1, i2, j1, j2 in ops:
         if tag != "equal":
@@ -227,7 +219,8 @@ def hunks(ops: list[Opcode], context: int = CONTEXT) -> list[list[Opcode]]:
             continue
         if i2 - i1 > 2 * context:  # a long equal run closes the hunk and may open the next
             current.append(("equal", i1, i1 + context, j1, j1 + context))
-            groups.append(current)
+            if any(tag != "equal" for tag, *_ in current):
+                yield current
             current = [("equal", i2 - context, i2, j2 - context, j2)]
         else:
             current.append((tag, i1, i2, j1, j2))
@@ -237,41 +230,61 @@ def hunks(ops: list[Opcode], context: int = CONTEXT) -> list[list[Opcode]]:
             keep = min(context, i2 - i1)
             if keep:
                 current.append((tag, i1, i1 + keep, j1, j1 + keep))
-        groups.append(current)
-    return [g for g in groups if any(tag != "equal" for tag, *_ in g)]
+        yield current
+
+
+TAGS = ("equal", "replace", "delete", "insert")
 
 
 class LineDiff:
+    """The diff of two versions of a file: their lines (views of their bytes) and the opcodes, five integers each
+    in one array (as tuples they took several times the file's size for a file changed on every other line)."""
+
     def __init__(self, old: bytes, new: bytes):
         self.old, self.new = lines(old), lines(new)
+        self._flat = array("q")
+        for tag, i1, i2, j1, j2 in opcodes(self.old, self.new):
+            self._flat.extend((TAGS.index(tag), i1, i2, j1, j2))
 
-    @cached_property
-    def _opcodes(self) -> list[Opcode]:
-        return opcodes(self.old, self.new)
+    def ops(self) -> Iterator[Opcode]:
+        flat = self._flat
+        for k in range(0, len(flat), 5):
+            yield TAGS[flat[k]], flat[k + 1], flat[k + 2], flat[k + 3], flat[k + 4]
 
     @cached_property
     def changed(self) -> int:
         """Lines rewritten, added or removed (a rewritten line counts once)."""
-        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self._opcodes if tag != "equal")
+        return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self.ops() if tag != "equal")
 
-    def unified(self, path: str) -> str:
-        """The unified diff (`a/PATH`, `b/PATH`), each line ended; "" when nothing changed."""
-        out = io.StringIO()  # written line by line: a string per line took several times the file's size
-        for group in hunks(self._opcodes):
-            if not out.tell():
-                out.write(f"--- a/{path}\n+++ b/{path}\n")
-            out.write(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")
+    def chunks(self, path: str) -> Iterator[str]:
+        """The unified diff (`a/PATH`, `b/PATH`) in pieces of whole hunks, each over CHUNK lines but the last, made as
+        they are read (a 20 MB file's diff is held whole only by whoever joins them)."""
+        out: list[str] = [f"--- a/{path}\n+++ b/{path}\n"]
+        started = False
+        for group in hunks(self.ops()):
+            started = True
+            out.append(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")
             for tag, i1, i2, j1, j2 in group:
                 if tag == "equal":
                     _write(out, " ", self.old[i1:i2])
                     continue
                 _write(out, "-", self.old[i1:i2])
                 _write(out, "+", self.new[j1:j2])
-        return out.getvalue()
+            if len(out) > CHUNK:
+                yield "".join(out)
+                out = []
+        if started and out:
+            yield "".join(out)
+
+    def unified(self, path: str) -> str:
+        """The unified diff (`a/PATH`, `b/PATH`), each line ended; "" when nothing changed."""
+        return "".join(self.chunks(path))
 
 
-def _write(out: io.StringIO, mark: str, lines: Lines) -> None:
+CHUNK = 2000  # lines of a unified diff's piece, at least
+
+
+def _write(out: list[str], mark: str, lines: Lines) -> None:
     for line in lines:
-        out.write(mark)
         text = line.decode("utf-8", "surrogateescape")
-        out.write(text if text.endswith("\n") else text + "\n\\ No newline at end of file\n")
+        out.append(mark + text if text.endswith("\n") else mark + text + "\n\\ No newline at end of file\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -122,7 +123,7 @@ class FileStatus(enum.Enum):
 class FileResult:
     path: str  # relative to the source root, with forward slashes
     status: FileStatus
-    findings: tuple[Finding, ...] = ()
+    findings: Sequence[Finding] = ()  # a tuple, or packed when there are many (migrate/packed.py)
     old: bytes | None = None
     new: bytes | None = None
     lines: int = 0
@@ -145,8 +146,9 @@ class MigrationResult:
     files: tuple[FileResult, ...] = field(default_factory=tuple)
 
     @property
-    def findings(self) -> list[Finding]:
-        return [f for r in self.files for f in r.findings]
+    def findings(self) -> Iterator[Finding]:
+        """Every file's findings in turn, made as they are read (a file's may be packed: migrate/packed.py)."""
+        return (f for r in self.files for f in r.findings)
 
     @property
     def changed(self) -> list[FileResult]:

@@ -36,7 +36,7 @@ def test_an_inserted_include_is_one_added_line():
 def test_a_line_removed_and_one_added_in_a_file_of_the_same_length():
     old = [f"line {i}\n" for i in range(8)]
     new = old[:2] + old[3:6] + ["added\n"] + old[6:]
-    assert opcodes(old, new) == [("equal", 0, 2, 0, 2), ("delete", 2, 3, 2, 2), ("equal", 3, 6, 2, 5),
+    assert list(opcodes(old, new)) == [("equal", 0, 2, 0, 2), ("delete", 2, 3, 2, 2), ("equal", 3, 6, 2, 5),
                                  ("insert", 6, 6, 5, 6), ("equal", 6, 8, 6, 8)]
     assert LineDiff("".join(old).encode(), "".join(new).encode()).changed == 2
 
@@ -51,9 +51,9 @@ def test_hunks_group_as_diff_u_does():
     old = [f"{i}\n" for i in range(40)]
     new = list(old)
     new[5], new[12], new[30] = "five\n", "twelve\n", "thirty\n"
-    ops = opcodes(old, new)
-    assert hunks(ops) == list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(3))
-    assert [(g[0][1], g[-1][2]) for g in hunks(ops)] == [(2, 16), (27, 34)]
+    ops = list(opcodes(old, new))
+    assert list(hunks(ops)) == list(difflib.SequenceMatcher(None, old, new).get_grouped_opcodes(3))
+    assert [(g[0][1], g[-1][2]) for g in list(hunks(ops))] == [(2, 16), (27, 34)]
 
 
 def test_lines_are_what_splitlines_lists_and_slices_are_views():
@@ -81,7 +81,7 @@ def test_a_unified_diff_of_lines_of_every_ending():
 def rebuilt(diff: LineDiff) -> list:
     """new's lines from old's and the opcodes, which must be consecutive and cover both."""
     out, at = [], (0, 0)
-    for tag, i1, i2, j1, j2 in diff._opcodes:
+    for tag, i1, i2, j1, j2 in diff.ops():
         assert (i1, j1) == at
         if tag == "equal":
             assert list(diff.old[i1:i2]) == list(diff.new[j1:j2])
@@ -105,7 +105,7 @@ def test_a_long_middle_is_walked_not_aligned_whole(monkeypatch):
     walked = LineDiff(old, new)
     assert rebuilt(walked) == list(walked.new)
     assert walked.changed == 300
-    assert walked._opcodes[:3] == [("delete", 0, 1, 0, 0), ("equal", 1, 6, 0, 5), ("delete", 6, 7, 5, 5)]
+    assert list(walked.ops())[:3] == [("delete", 0, 1, 0, 0), ("equal", 1, 6, 0, 5), ("delete", 6, 7, 5, 5)]
     # a rename in place, a line added and one removed among 2,000 distinct lines: the walk finds what difflib does
     old = b"".join(b"line %d\n" % i for i in range(2000))
     new = old.replace(b"line 500\n", b"LINE 500\n").replace(b"line 900\n", b"").replace(b"line 1500\n",

@@ -252,3 +252,20 @@ def test_the_state_is_written_piece_by_piece_with_json_dumps_bytes():
     assert b"".join(pieces) == (json.dumps({**doc, "findings": items, "empty": [], "diffs": [["a", "b"]]})
                                 + "\n").encode()
     assert encode({}) == b"{}\n"
+
+
+def test_a_diff_is_written_to_the_state_in_pieces_as_json_dumps_writes_it_whole():
+    """A huge file's unified diff is never held whole: its pieces are escaped one by one (quotes, backslashes,
+    control characters, non-ASCII and surrogate escapes of undecodable bytes), and the bytes are json.dumps's."""
+    import json
+
+    from migrate.report.state import Text, chunks
+
+    pieces = ['-a "q" \\ b\n', "+caf\u00e9 \U0001f600\t\n", " \udce9 end\x01\n"]
+    items = [["one.cu", "plain"], ["two.cu", Text(iter(pieces))], ["three.cu", Text(iter([]))], ["four.cu", "x"]]
+    doc = {"diffs": iter(items), "suppressed": 0}
+    whole = [[path, "".join(text.pieces) if isinstance(text, Text) else text] for path, text in
+             [["one.cu", "plain"], ["two.cu", Text(pieces)], ["three.cu", Text([])], ["four.cu", "x"]]]
+    assert b"".join(chunks(doc)) == (json.dumps({"diffs": whole, "suppressed": 0}) + "\n").encode()
+    alone = {"diffs": iter([["two.cu", Text(iter(pieces))]])}
+    assert b"".join(chunks(alone)) == (json.dumps({"diffs": [["two.cu", "".join(pieces)]]}) + "\n").encode()

@@ -7,6 +7,7 @@ from migrate.cpp.context import CppContext
 from migrate.fixing import Translation, run_rules
 from migrate.model import Edit, Finding, RuleKind
 from migrate.options import Options
+from migrate.packed import compact
 from migrate.packs import Packs
 
 BOM = b"\xef\xbb\xbf"
@@ -60,5 +61,5 @@ def hip_compiled(data: bytes, findings: tuple[Finding, ...]) -> tuple[Finding, .
     skipped = platform.not_compiled(data)
     if not skipped:
         return findings
-    return tuple(f for f in findings if f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)
+    return compact(f for f in findings if f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)
                  or not platform.inside(skipped, f.span.start))

@@ -21,6 +21,7 @@ from typing import Callable
 from migrate.edits import encoded, splice
 from migrate.fixing import Translation, is_input_finding, with_places
 from migrate.model import Edit, Finding, Span
+from migrate.packed import Packed, compact
 
 PIECE = 64 * 1024
 THRESHOLD = 2 * 1024 * 1024
@@ -218,7 +219,8 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
     head_line = data.count(b"\n", 0, head) + 1
     state.carried.append(Carried(translated_head, 0, len(translated_head), head, head_line))
     state.carry(0, state.outputs[0], len(translated_head), 0, edits, 0)
-    findings = [f for f in first.findings if _inside(f, 0, bounds[1], (0, _lines(data, 0, bounds[1])))]
+    # packed as they come: a huge file's findings as objects would take many times its size
+    findings = Packed(f for f in first.findings if _inside(f, 0, bounds[1], (0, _lines(data, 0, bounds[1]))))
     line = data.count(b"\n", 0, bounds[1]) + 1
     for i, cut in enumerate(places):
         start, end = bounds[i + 1], bounds[i + 2]
@@ -237,11 +239,11 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
             if _inside(f, *own) or f.fix is not None and any(e in placed for e in f.fix.edits):
                 moved = _moved(f, start - len(before), line - 1 - skipped, placed, len(before))
                 if moved is not None:
-                    findings.append(moved)
+                    findings.add(moved)
         state.lines.append(line)
         state.carry(i + 1, output, 0, start, [e for e in edits if e.start >= len(before)], len(before))
         line += data.count(b"\n", start, end)
-    return Translation(b"".join(state.outputs), tuple(_first_parse_error(findings)))
+    return Translation(b"".join(state.outputs), compact(_first_parse_error(findings)))
 
 
 
@@ -300,7 +302,7 @@ def _later(place: str, lines: int) -> str:
     return f"{int(line) + lines}:{column}"
 
 
-def _first_parse_error(findings: list[Finding]):
+def _first_parse_error(findings: Packed):
     """Each piece reports the places its parser could not read (INP001): the file says it once, at the first, with
     the first five places of all."""
     places = tuple(p for f in findings if f.code == "INP001" for p in f.detail)

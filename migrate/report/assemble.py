@@ -5,12 +5,13 @@ out again."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from migrate import effort as effort_model
 from migrate.cpp import ptx
 from migrate.linediff import LineDiff
 from migrate.model import BuildResult, MigrationResult, Severity
-from migrate.report.model import Build, FileDiff, FileEntry, Migration, Stored, UnitRow
+from migrate.report.model import Build, Every, FileDiff, FileEntry, Migration, Stored, UnitRow
 from migrate.stages.report import CONVERSION, HAZARD, NOTE, UNSUPPORTED, WARNING, section
 from migrate.verify.diagnostics import error_key, first_error
 
@@ -23,8 +24,8 @@ def order(s: Stored) -> tuple:
 
 def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int], tuple[FileDiff, ...]]:
     """The changed lines of every changed file by path, and with `with_diffs` their unified diffs, in the result's
-    order. Each file's line diff is worked out once and let go before the next (as lists of lines it takes several
-    times the file's size)."""
+    order. Each file's line diff is worked out once: kept as its opcodes (views of the file's two texts) for the
+    unified diff, made when it is read, and else let go before the next."""
     changed: dict[str, int] = {}
     diffs: list[FileDiff] = []
     for r in result.files:
@@ -32,23 +33,32 @@ def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int
             d = LineDiff(r.old, r.new)
             changed[r.path] = d.changed
             if with_diffs:
-                diffs.append(FileDiff(r.path, d.unified(r.path)))
+                diffs.append(FileDiff(r.path, diff=d))
     return changed, tuple(diffs)
 
 
-def parts(every: tuple[Stored, ...]) -> dict[str, list[Stored]]:
-    """The findings of each section, in path, line, column and code order."""
-    out: dict[str, list[Stored]] = {CONVERSION: [], UNSUPPORTED: [], HAZARD: [], WARNING: [], NOTE: []}
-    for s in sorted(every, key=order):
+def parts(every: Iterable[Stored]) -> tuple[Counter, Counter, dict[str, list[Stored]]]:
+    """The findings by code, the conversions by API family, and the findings of every other section in path, line,
+    column and code order, in one reading of `every`. Conversions are only counted: a huge generated file has
+    hundreds of thousands of them."""
+    by_code: Counter = Counter()
+    families: Counter = Counter()
+    out: dict[str, list[Stored]] = {UNSUPPORTED: [], HAZARD: [], WARNING: [], NOTE: []}
+    for s in every:
+        by_code[s.finding.code] += 1
         where = section(s.finding)
-        if where is not None:
+        if where == CONVERSION:
+            families[s.finding.family or "other"] += 1
+        elif where is not None:
             out[where].append(s)
-    return out
+    for listed in out.values():
+        listed.sort(key=order)
+    return by_code, families, out
 
 
 def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
     """The model of one migration; `with_diffs` adds each changed file's unified diff (what `run` keeps)."""
-    every = tuple(Stored.of(f) for f in result.findings)
+    every = Every(r.findings for r in result.files)
     changed, diffs = file_diffs(result, with_diffs)
     return from_findings(
         every, source=result.source, destination=result.destination, engine=result.engine.name,
@@ -59,11 +69,9 @@ def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: b
         suppressed=sum(len(r.suppressed) for r in result.files))
 
 
-def from_findings(every: tuple[Stored, ...], **fields) -> Migration:
+def from_findings(every: Sequence[Stored], **fields) -> Migration:
     """A Migration whose counts and sections are worked out from `every` (also what reading the state does)."""
-    split = parts(every)
-    conversions = Counter(s.finding.family or "other" for s in split[CONVERSION])
-    by_code = Counter(s.finding.code for s in every)
+    by_code, conversions, split = parts(every)
     return Migration(conversions=dict(sorted(conversions.items())), by_code=dict(sorted(by_code.items())),
                      unsupported=tuple(split[UNSUPPORTED]), hazards=tuple(split[HAZARD]),
                      warnings=tuple(split[WARNING]), notes=tuple(split[NOTE]), every=every, **fields)

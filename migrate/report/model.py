@@ -8,11 +8,13 @@ back from there by `hipmigrate report` (migrate.report.load).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from sys import intern
 
 from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
+from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
 
 
@@ -35,16 +37,58 @@ class Stored:
         return f"{s.path}:{s.line}:{s.column}"
 
 
+class Every(Sequence):
+    """Every finding of a migration as Stored, made when read from the files' findings (kept packed where a file has
+    many: migrate/packed.py), so that the report model does not hold a huge file's findings as objects."""
+
+    __slots__ = ("_groups",)
+
+    def __init__(self, groups: Iterable[Sequence[Finding]]):
+        self._groups = tuple(groups)
+
+    def __len__(self) -> int:
+        return sum(len(g) for g in self._groups)
+
+    def __iter__(self) -> Iterator[Stored]:
+        for group in self._groups:
+            for f in group:
+                yield Stored.of(f)
+
+    def __getitem__(self, i):
+        return tuple(self)[i]
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, (tuple, Every)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass(frozen=True)
 class FileEntry:
     path: str
     status: str  # migrated, unchanged, copied, skipped
 
 
-@dataclass(frozen=True)
 class FileDiff:
-    path: str
-    text: str  # unified diff, a/ and b/ headers
+    """A changed file's unified diff (a/ and b/ headers): the text read from the state, or made from the file's line
+    diff each time it is read (a huge file's diff is written to the state in pieces, never held whole)."""
+
+    __slots__ = ("path", "_text", "_diff")
+
+    def __init__(self, path: str, text: str | None = None, diff: LineDiff | None = None):
+        self.path, self._text, self._diff = path, text, diff
+
+    @property
+    def text(self) -> str:
+        return self._text if self._text is not None else "".join(self.chunks())
+
+    def chunks(self) -> Iterator[str]:
+        if self._text is not None:
+            yield self._text
+        elif self._diff is not None:
+            yield from self._diff.chunks(self.path)
 
     @property
     def added(self) -> int:
@@ -53,6 +97,14 @@ class FileDiff:
     @property
     def removed(self) -> int:
         return sum(1 for line in self.text.splitlines() if line.startswith("-") and not line.startswith("---"))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FileDiff) and (self.path, self.text) == (other.path, other.text)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"FileDiff({self.path!r})"
 
 
 @dataclass(frozen=True)
@@ -74,7 +126,7 @@ class Migration:
     estimate: Effort | None  # the effort of every file read, and the total
     inline_asm: tuple[AsmSite, ...]
     diffs: tuple[FileDiff, ...]  # () when not asked for (scan)
-    every: tuple[Stored, ...] = ()  # every finding, the plain conversions included, in the engine's order
+    every: Sequence[Stored] = ()  # every finding, the plain conversions included, in the engine's order (Every)
     destination: str | None = None
     suppressed: int = 0  # findings set apart by `hipmigrate: ignore[...]` comments (not reported, not fixed)
 

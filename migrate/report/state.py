@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from migrate.effort import Effort, FileEffort
 from migrate.model import Applicability, AsmSite, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
@@ -101,7 +101,7 @@ def migration_dict(m: Migration) -> dict:
             "effort": None if e is None else {"unsafe_fixes": e.unsafe_fixes, "total": dataclasses.asdict(e.total),
                                               "files": [dataclasses.asdict(r) for r in e.files]},
             "inline_asm": [dataclasses.asdict(a) for a in m.inline_asm],
-            "diffs": ([d.path, d.text] for d in m.diffs), "suppressed": m.suppressed}
+            "diffs": ([d.path, Text(d.chunks())] for d in m.diffs), "suppressed": m.suppressed}
 
 
 def migration(doc: dict) -> Migration:
@@ -140,15 +140,42 @@ def encode(doc: dict) -> bytes:
     return b"".join(chunks(doc))
 
 
+class Text:
+    """A JSON string to be written from its pieces (a huge file's unified diff), as an item of a list in a state."""
+
+    def __init__(self, pieces: Iterable[str]):
+        self.pieces = pieces
+
+
+def _streamed(item: list) -> Iterator[str]:
+    """A list holding Text written in pieces; escaping each piece escapes the whole, character by character."""
+    yield "["
+    for i, value in enumerate(item):
+        yield ", " if i else ""
+        if isinstance(value, Text):
+            yield '"'
+            yield from (json.dumps(piece)[1:-1] for piece in value.pieces)
+            yield '"'
+        else:
+            yield json.dumps(value)
+    yield "]"
+
+
 def chunks(doc: dict) -> Iterator[bytes]:
     """`doc` as `encode` writes it, in pieces: a value that is an iterator (not a list) is written as a JSON list one
-    item at a time, so that neither the items nor the whole text need be held at once. The bytes are json.dumps's."""
+    item at a time, and a list item holding Text piece by piece, so that neither the items nor the whole text need
+    be held at once. The bytes are json.dumps's."""
     head = "{"
     for key, value in doc.items():
         if isinstance(value, Iterator):
             yield f"{head}{json.dumps(key)}: [".encode()
             batch, first = [], True
             for item in value:
+                if isinstance(item, list) and any(isinstance(v, Text) for v in item):
+                    yield ((", " if not first else "") + ", ".join(batch) + (", " if batch else "")).encode()
+                    yield from (piece.encode() for piece in _streamed(item))
+                    batch, first = [], False
+                    continue
                 batch.append(json.dumps(item))
                 if len(batch) == 1000:
                     yield (", " if not first else "").encode() + ", ".join(batch).encode()

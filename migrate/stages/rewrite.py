@@ -23,6 +23,7 @@ from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            Outcome, RuleKind, Severity, Span)
 from migrate.options import Options
+from migrate.packed import compact, joined
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
 from migrate.stages.scan import Inventory, SourceFile, copied_link
@@ -70,7 +71,7 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     result = translate(f.rel, source, options, packs, target, _rules())
     new = result.data
     status = FileStatus.MIGRATED if new != data else FileStatus.UNCHANGED
-    return FileResult(f.rel, status, tuple(notes) + result.findings, data, new, data.count(b"\n"))
+    return FileResult(f.rel, status, joined(notes, result.findings), data, new, data.count(b"\n"))
 
 
 def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResult:
@@ -86,7 +87,7 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
     result = newlines.translated(data, run)
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
-    return FileResult(f.rel, status, tuple(notes) + result.findings, data, result.data, data.count(b"\n"))
+    return FileResult(f.rel, status, joined(notes, result.findings), data, result.data, data.count(b"\n"))
 
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
@@ -106,7 +107,7 @@ def suppressed_apart(f: SourceFile, r: FileResult, options: Options) -> FileResu
     if not sups:
         return r
     split = suppress.apply(list(r.findings), sups)
-    return replace(r, findings=split.kept, suppressed=split.suppressed, unused=split.unused)
+    return replace(r, findings=compact(split.kept), suppressed=split.suppressed, unused=split.unused)
 
 
 def failed_file(f: SourceFile, options: Options, exc: Exception) -> FileResult:

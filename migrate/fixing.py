@@ -40,11 +40,11 @@ def _at(places: tuple[str, ...]) -> str:
     return "(at " + ", ".join(places) + ")"
 
 
-def parse_problem(ctx: FileContext, where: list[tuple[int, int]], said: str) -> Finding:
-    """INP001: the places ("line:column") the parser could not read are the finding's detail, and its message says
-    them where `said` has "{at}"."""
+def parse_problem(ctx: FileContext, where: list[tuple[int, int]], said: str, after: str) -> Finding:
+    """INP001: the places ("line:column") the parser could not read are the finding's detail; its message is the
+    parser's name, `said`, the places, then `after`."""
     places = tuple(f"{line}:{col}" for line, col in where)
-    f = input_finding(ctx.path, "INP001", said.format(parser=ctx.parser, at=_at(places)), *where[0])
+    f = input_finding(ctx.path, "INP001", f"{ctx.parser} {said} {_at(places)}{after}", *where[0])
     return replace(f, detail=places)
 
 
@@ -54,8 +54,7 @@ def with_places(f: Finding, places: tuple[str, ...]) -> Finding:
 
 
 def _copied_unchanged(ctx: FileContext, where: list[tuple[int, int]]) -> Finding:
-    return parse_problem(ctx, where, "{parser} could not parse this file {at}: copied unchanged; "
-                         + ctx.parse_advice().replace("{", "{{").replace("}", "}}"))
+    return parse_problem(ctx, where, "could not parse this file", ": copied unchanged; " + ctx.parse_advice())
 
 
 def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: Applied, sups: list, held: set[int]):
@@ -196,6 +195,5 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
         # a parser that a rule needed refused what a quicker check had accepted: still nothing is edited
         return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     if where:
-        findings.append(parse_problem(ctx, where, "{parser} could not parse this file cleanly {at}; "
-                                      + what.replace("{", "{{").replace("}", "}}")))
+        findings.append(parse_problem(ctx, where, "could not parse this file cleanly", "; " + what))
     return Translation(output, tuple(findings))

@@ -11,6 +11,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
+from itertools import chain
 
 CONTEXT = 3  # unchanged lines around each hunk, as diff -u
 
@@ -205,51 +206,80 @@ def _aligned_apart(old, new, i1: int, i2: int, j1: int, j2: int) -> list[Opcode]
     return [(tag, i1 + a1, i1 + a2, j1 + b1, j1 + b2) for tag, a1, a2, b1, b2 in ops]
 
 
-def hunks(ops: Iterable[Opcode], context: int = CONTEXT) -> Iterator[list[Opcode]]:
-    """The opcodes grouped into unified-diff hunks, one at a time: each change with up to `context` equal lines
-    around it, changes closer than 2 x `context` lines sharing a hunk."""
-    current: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in ops:
+Group = tuple[list[Opcode], int, int, list[Opcode]]  # a hunk: head + ops[a:b] + tail
+
+
+def groups(ops: Sequence[Opcode], context: int = CONTEXT) -> Iterator[Group]:
+    """The unified-diff hunks of `ops`, one at a time, each as the opcodes' index range it takes whole and the
+    trimmed equal runs before and after (a file changed every few lines is one hunk of most of its opcodes: as a
+    list it took several times the file's size). Each change has up to `context` equal lines around it; changes
+    closer than 2 x `context` lines share a hunk."""
+    head: list[Opcode] = []
+    a = b = 0
+    changed = False
+    for k in range(len(ops)):
+        tag, i1, i2, j1, j2 = ops[k]
         if tag != "equal":
-            current.append((tag, i1, i2, j1, j2))
+            b, changed = k + 1, True
             continue
-        if not current:  # equal lines before the first change: keep the last `context`
+        if not head and a == b:  # equal lines before the first change: keep the last `context`
             lead = min(context, i2 - i1)
-            current = [("equal", i2 - lead, i2, j2 - lead, j2)] if lead else []
+            head, a, b = ([("equal", i2 - lead, i2, j2 - lead, j2)] if lead else []), k + 1, k + 1
             continue
         if i2 - i1 > 2 * context:  # a long equal run closes the hunk and may open the next
-            current.append(("equal", i1, i1 + context, j1, j1 + context))
-            if any(tag != "equal" for tag, *_ in current):
-                yield current
-            current = [("equal", i2 - context, i2, j2 - context, j2)]
+            if changed:
+                yield head, a, b, [("equal", i1, i1 + context, j1, j1 + context)]
+            head, a, b, changed = [("equal", i2 - context, i2, j2 - context, j2)], k + 1, k + 1, False
         else:
-            current.append((tag, i1, i2, j1, j2))
-    if any(tag != "equal" for tag, *_ in current):
-        if current[-1][0] == "equal":
-            tag, i1, i2, j1, j2 = current.pop()
+            b = k + 1
+    if changed:
+        tail: list[Opcode] = []
+        if ops[b - 1][0] == "equal":
+            tag, i1, i2, j1, j2 = ops[b - 1]
+            b -= 1
             keep = min(context, i2 - i1)
             if keep:
-                current.append((tag, i1, i1 + keep, j1, j1 + keep))
-        yield current
+                tail = [(tag, i1, i1 + keep, j1, j1 + keep)]
+        yield head, a, b, tail
+
+
+def hunks(ops: Sequence[Opcode], context: int = CONTEXT) -> Iterator[list[Opcode]]:
+    """The opcodes grouped into unified-diff hunks, one list at a time."""
+    for head, a, b, tail in groups(ops, context):
+        yield [*head, *(ops[k] for k in range(a, b)), *tail]
 
 
 TAGS = ("equal", "replace", "delete", "insert")
 
 
+class Opcodes(Sequence):
+    """Opcodes five 32-bit integers each in one array (as tuples they took several times the file's size for a
+    file changed on every other line), each made when it is read."""
+
+    def __init__(self, ops: Iterable[Opcode]):
+        self.flat = array("i")
+        for tag, i1, i2, j1, j2 in ops:
+            self.flat.extend((TAGS.index(tag), i1, i2, j1, j2))
+
+    def __len__(self) -> int:
+        return len(self.flat) // 5
+
+    def __getitem__(self, k: int) -> Opcode:
+        flat, at = self.flat, 5 * k
+        if not 0 <= at < len(flat):
+            raise IndexError(k)
+        return TAGS[flat[at]], flat[at + 1], flat[at + 2], flat[at + 3], flat[at + 4]
+
+
 class LineDiff:
-    """The diff of two versions of a file: their lines (views of their bytes) and the opcodes, five integers each
-    in one array (as tuples they took several times the file's size for a file changed on every other line)."""
+    """The diff of two versions of a file: their lines (views of their bytes) and the opcodes."""
 
     def __init__(self, old: bytes, new: bytes):
         self.old, self.new = lines(old), lines(new)
-        self._flat = array("q")
-        for tag, i1, i2, j1, j2 in opcodes(self.old, self.new):
-            self._flat.extend((TAGS.index(tag), i1, i2, j1, j2))
+        self._ops = Opcodes(opcodes(self.old, self.new))
 
     def ops(self) -> Iterator[Opcode]:
-        flat = self._flat
-        for k in range(0, len(flat), 5):
-            yield TAGS[flat[k]], flat[k + 1], flat[k + 2], flat[k + 3], flat[k + 4]
+        return iter(self._ops)
 
     @cached_property
     def changed(self) -> int:
@@ -257,22 +287,24 @@ class LineDiff:
         return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in self.ops() if tag != "equal")
 
     def chunks(self, path: str) -> Iterator[str]:
-        """The unified diff (`a/PATH`, `b/PATH`) in pieces of whole hunks, each over CHUNK lines but the last, made as
-        they are read (a 20 MB file's diff is held whole only by whoever joins them)."""
+        """The unified diff (`a/PATH`, `b/PATH`) in pieces of about CHUNK lines, made as they are read (a 20 MB file's
+        diff is held whole only by whoever joins them)."""
         out: list[str] = [f"--- a/{path}\n+++ b/{path}\n"]
         started = False
-        for group in hunks(self.ops()):
+        ops = self._ops
+        for head, a, b, tail in groups(ops):
             started = True
-            out.append(f"@@ -{_range(group[0][1], group[-1][2])} +{_range(group[0][3], group[-1][4])} @@\n")
-            for tag, i1, i2, j1, j2 in group:
+            first, last = head[0] if head else ops[a], tail[-1] if tail else ops[b - 1]
+            out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
+            for tag, i1, i2, j1, j2 in chain(head, (ops[k] for k in range(a, b)), tail):
                 if tag == "equal":
                     _write(out, " ", self.old[i1:i2])
-                    continue
-                _write(out, "-", self.old[i1:i2])
-                _write(out, "+", self.new[j1:j2])
-            if len(out) > CHUNK:
-                yield "".join(out)
-                out = []
+                else:
+                    _write(out, "-", self.old[i1:i2])
+                    _write(out, "+", self.new[j1:j2])
+                if len(out) > CHUNK:
+                    yield "".join(out)
+                    out = []
         if started and out:
             yield "".join(out)
 
@@ -281,7 +313,7 @@ class LineDiff:
         return "".join(self.chunks(path))
 
 
-CHUNK = 2000  # lines of a unified diff's piece, at least
+CHUNK = 2000  # lines of a unified diff's piece, about
 
 
 def _write(out: list[str], mark: str, lines: Lines) -> None:

@@ -202,3 +202,17 @@ def test_a_fix_whose_own_edits_overlap_is_left_out_not_a_crash():
     result = apply_fixes(b"0123456789ab", [tangled, plain])
     assert result.data == b"0123456789xy"
     assert result.applied == (plain,) and result.conflicts == (tangled,) and result.overlapped == (tangled,)
+
+
+def test_options_removed_after_a_comment_leave_the_closing_parenthesis_out_of_it(tmp_path):
+    """BLD014 removed cuda_add_executable's OPTIONS with the line end before them, and that line ended in a CMake
+    comment: the closing parenthesis went into the comment, the next run could not parse the command and added
+    another set_source_files_properties at the end of the file (seed 20, CRLF line ends)."""
+    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"CUDA_ADD_EXECUTABLE(demo main.cu # keep\r\n"
+                                                          b" OPTIONS -arch=sm_80)\r\n#e"})
+    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
+        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
+    expected = (b"add_executable(demo main.cu # keep\r\n)\r\n"
+                b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\r\n#e")
+    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
+        == expected

@@ -115,3 +115,20 @@ def test_a_long_middle_is_walked_not_aligned_whole(monkeypatch):
     monkeypatch.setattr(linediff, "WHOLE", 10**9)
     assert walked.changed == LineDiff(old, new).changed == 3
     assert walked.unified("x") == LineDiff(old, new).unified("x")
+
+
+def test_hunks_are_difflibs_groups_for_any_opcodes():
+    """The hunks are worked out as index ranges of the opcodes (a file changed every few lines is one hunk of most of
+    them); on 400 random pairs of files and contexts 1 to 4 they are difflib's grouped opcodes all the same."""
+    import random
+
+    rng = random.Random(7)
+    for case in range(400):
+        old = [f"{rng.randrange(6)}\n" for _ in range(rng.randrange(0, 40))]
+        new = [line if rng.random() < 0.7 else f"{rng.randrange(9)}\n" for line in old]
+        if case % 3 == 0:
+            new = new[:len(new) // 2] + [f"x{i}\n" for i in range(rng.randrange(4))] + new[len(new) // 2 + 1:]
+        matcher = difflib.SequenceMatcher(None, old, new)
+        context = 1 + case % 4
+        expected = [g for g in matcher.get_grouped_opcodes(context) if any(op[0] != "equal" for op in g)]
+        assert list(hunks(matcher.get_opcodes(), context)) == expected, (old, new, context)

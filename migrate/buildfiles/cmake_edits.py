@@ -56,8 +56,13 @@ def name_span(command: Command) -> tuple[int, int]:
 
 
 def delete_args(ctx: CMakeContext, first: Arg, last: Arg) -> Edit:
-    """Remove arguments first..last with the blank space before them."""
-    start = first.start
-    while start > 0 and ctx.data[start - 1:start] in (b" ", b"\t", b"\n", b"\r"):
+    """Remove arguments first..last with the blank space before them, but the line end after a line holding a `#`
+    (a comment there would take in the rest of the command, its closing parenthesis too)."""
+    data, start = ctx.data, first.start
+    while start > 0 and data[start - 1:start] in (b" ", b"\t", b"\n", b"\r"):
+        if data[start - 1:start] in (b"\n", b"\r"):
+            end = start - 2 if data[start - 2:start] == b"\r\n" else start - 1
+            if b"#" in data[max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1:end]:
+                break
         start -= 1
     return Edit(start, last.end, "")

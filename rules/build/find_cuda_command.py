@@ -39,6 +39,9 @@ class FindCudaCommand(CMakeRule):
                       "target_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math> "
                       "$<$<AND:$<COMPILE_LANGUAGE:HIP>,$<CONFIG:Debug>>:-g>)\n"),
         Invalid("CUDA_ADD_EXECUTABLE(demo main.cu OPTIONS -arch=sm_80)\n", fixed="add_executable(demo main.cu)\n"),
+        # a comment before OPTIONS keeps its line end: the closing parenthesis must not join it
+        Invalid("cuda_add_executable(demo main.cu # the demo\n  OPTIONS -arch=sm_80)\n",
+                fixed="add_executable(demo main.cu # the demo\n)\n"),
         Invalid("cuda_compile_ptx(PTX_FILES kernels.cu)\n"),
         Valid("add_executable(demo main.cu)\n"),
     ]

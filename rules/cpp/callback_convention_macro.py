@@ -31,19 +31,26 @@ class CallbackConventionMacro(CppRule):
         # read as a parameter's type (of a function named `void`): no calling-convention place, and without the
         # macro the line would no longer parse
         Valid("garbletypedef void (CUDA_CB *host_fn)(void* data);\n"),
+        # read as the name of the function (whose own name is missing)
+        Valid("void CUDART_CB (cudaStream_t s, cudaError_t e, void* p) {}\n"),
     ]
 
     def check(self, ctx):
         if b"_CB" not in ctx.data:
             return
         for m, token in ctx.code_matches(MACROS):
-            if parse.defined_or_tested(token.node) or _parameter_type(token.node):
+            if parse.defined_or_tested(token.node) or _read_as_a_name(token.node):
                 continue
             yield self.finding(ctx, m.start(1), m.end(1), f"{decoded(m.group(1))} (a Windows calling convention, "
                                "empty elsewhere) has no HIP counterpart on AMD: removed",
                                edits=[Edit(m.start(), m.end(), "")], title=f"Remove {decoded(m.group(1))}")
 
 
-def _parameter_type(node) -> bool:
+def _read_as_a_name(node) -> bool:
+    """Whether the tree reads the macro as a parameter's type or as the name of a function: without it the line
+    would no longer parse."""
     parent = node.parent
-    return parent is not None and parent.type == "parameter_declaration" and parent.child_by_field_name("type") == node
+    if parent is None:
+        return False
+    field = {"parameter_declaration": "type", "function_declarator": "declarator"}.get(parent.type)
+    return field is not None and parent.child_by_field_name(field) == node

@@ -216,3 +216,16 @@ def test_options_removed_after_a_comment_leave_the_closing_parenthesis_out_of_it
                 b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\r\n#e")
     assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
         == expected
+
+
+def test_options_removed_across_a_nested_group_keep_its_parentheses(tmp_path):
+    """BLD014 removed the arguments from OPTIONS to the last, and a parenthesis closing a nested group between them
+    went too: the command no longer parsed, and each run added another set_source_files_properties (seed 21)."""
+    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"CUDA_ADD_EXECUTABLE(demo main.cu ((OPTIONS -arch=sm_80)\n"
+                                                          b"x))\n"})
+    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
+        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
+    expected = (b"add_executable(demo main.cu (()))\ntarget_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:HIP>:x>)\n"
+                b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n")
+    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
+        == expected

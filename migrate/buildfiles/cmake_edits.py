@@ -2,6 +2,7 @@
 command or a run of arguments deleted with the blanks around it."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from migrate.buildfiles.cmake import Arg, CMakeContext, Command
@@ -55,9 +56,14 @@ def name_span(command: Command) -> tuple[int, int]:
     return command.start, command.start + len(command.name)
 
 
+# in a run of arguments: a quoted argument, an escape, a comment, or a parenthesis of a nested group (group 1)
+GROUPING = re.compile(rb'"(?:\\.|[^"\\])*"|\\.|#[^\r\n]*|([()])')
+
+
 def delete_args(ctx: CMakeContext, first: Arg, last: Arg) -> Edit:
     """Remove arguments first..last with the blank space before them, but the line end after a line holding a `#`
-    (a comment there would take in the rest of the command, its closing parenthesis too)."""
+    (a comment there would take in the rest of the command, its closing parenthesis too), and the parentheses of
+    nested groups among them (`a (b c) d`), so that the command's parentheses still pair."""
     data, start = ctx.data, first.start
     while start > 0 and data[start - 1:start] in (b" ", b"\t", b"\n", b"\r"):
         if data[start - 1:start] in (b"\n", b"\r"):
@@ -65,4 +71,5 @@ def delete_args(ctx: CMakeContext, first: Arg, last: Arg) -> Edit:
             if b"#" in data[max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1:end]:
                 break
         start -= 1
-    return Edit(start, last.end, "")
+    kept = b"".join(m.group(1) for m in GROUPING.finditer(data, start, last.end) if m.group(1))
+    return Edit(start, last.end, kept.decode())

@@ -30,11 +30,11 @@ class Lines(Sequence):
 
     def __init__(self, data: bytes, ends: array | None = None, first: int = 0, count: int | None = None):
         if ends is None:
-            ends = array("q", (m.end() for m in LINE_END.finditer(data)))
+            ends = array("i" if len(data) < 2**31 else "q", (m.end() for m in LINE_END.finditer(data)))
             if not ends or ends[-1] != len(data):
                 ends.append(len(data))
             if not data:
-                ends = array("q")
+                ends = array("i")
         self.data, self.ends, self.first = data, ends, first
         self.count = len(ends) - first if count is None else count
 

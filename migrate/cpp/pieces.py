@@ -14,6 +14,7 @@ earlier piece needed), or the file has no usable cut, the file is translated who
 from __future__ import annotations
 
 import bisect
+import io
 import re
 from dataclasses import dataclass, replace
 from typing import Callable
@@ -147,6 +148,14 @@ class Pieces:
         self.defines = 0  # bytes of definitions carried
         self.lines: list[int] = [1]  # the file's line where each piece starts
 
+    def joined(self) -> bytes:
+        """The whole output, each piece let go as it is copied (a join held every piece and the whole at once)."""
+        out = io.BytesIO()
+        for i, piece in enumerate(self.outputs):
+            out.write(piece)
+            self.outputs[i] = b""
+        return out.getvalue()
+
     def before(self, openers: bytes) -> bytes:
         return b"".join(c.text for c in self.carried) + b"\n" + openers
 
@@ -243,7 +252,7 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
         state.lines.append(line)
         state.carry(i + 1, output, 0, start, [e for e in edits if e.start >= len(before)], len(before))
         line += data.count(b"\n", start, end)
-    return Translation(b"".join(state.outputs), compact(_first_parse_error(findings)))
+    return Translation(state.joined(), compact(_first_parse_error(findings)))
 
 
 

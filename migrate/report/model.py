@@ -16,6 +16,7 @@ from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
 from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
+from migrate.packed import Packed
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,21 +39,24 @@ class Stored:
 
 
 class Every(Sequence):
-    """Every finding of a migration as Stored, made when read from the files' findings (kept packed where a file has
-    many: migrate/packed.py), so that the report model does not hold a huge file's findings as objects."""
+    """Every finding of a migration as Stored: those of a file whose findings are packed (a file with many:
+    migrate/packed.py) made each time they are read, so that the report model does not hold them as objects; the
+    others made once."""
 
     __slots__ = ("_groups",)
 
     def __init__(self, groups: Iterable[Sequence[Finding]]):
-        self._groups = tuple(groups)
+        self._groups = tuple(g if isinstance(g, Packed) else tuple(Stored.of(f) for f in g) for g in groups)
 
     def __len__(self) -> int:
         return sum(len(g) for g in self._groups)
 
     def __iter__(self) -> Iterator[Stored]:
         for group in self._groups:
-            for f in group:
-                yield Stored.of(f)
+            if isinstance(group, Packed):
+                yield from (Stored.of(f) for f in group)
+            else:
+                yield from group
 
     def __getitem__(self, i):
         return tuple(self)[i]

@@ -241,12 +241,12 @@ def diff(src: Path, **kw) -> None:
     result, options = analysed(src, kw)
     if kw["output_format"] != "text":
         finish(result, api.migration_report(result, options), "diff", kw["output_format"])
-    text = diff_render.unified(api.migration_report(result, options, with_diffs=True))
+    model = api.migration_report(result, options, with_diffs=True)
     console = new_console()
     if console.is_terminal:
-        diff_render.print_colored(text, console)
+        diff_render.print_colored(diff_render.unified(model), console)
     else:
-        sys.stdout.write(text)
+        sys.stdout.writelines(diff_render.chunks(model))
     sys.exit(exit_status(result))
 
 

@@ -106,3 +106,27 @@ def test_special_file_named_cu_is_reported(tmp_path):
     result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
     assert result.exit_code == 1
     assert "pipe.cu:1:1: INP004 not a regular file" in result.stdout
+
+
+def test_the_first_byte_that_is_not_utf8_is_found_a_piece_at_a_time_where_decoding_the_whole_finds_it():
+    """read_source checks UTF-8 a megabyte at a time (a decoded copy of a huge file took its size again): on 3,000
+    random byte strings of ASCII, multi-byte sequences cut anywhere and stray bytes, and pieces of 1 to 64 bytes, it
+    finds the byte that decoding the whole names (or none)."""
+    import random
+
+    from migrate.stages.rewrite import first_bad_utf8
+
+    rng = random.Random(3)
+    alphabet = [0x41, 0x0A, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80, 0xFF, 0x80]
+    found = set()
+    for _ in range(3000):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        try:
+            data.decode("utf-8")
+            expected = None
+        except UnicodeDecodeError as exc:
+            expected = exc.start
+        found.add(expected is None)
+        assert [first_bad_utf8(data, step) for step in (1, 2, 3, 5, 64)] == [expected] * 5, data
+    assert found == {True, False}
+    assert first_bad_utf8("café €😀".encode() * 1000, 7) is None

@@ -138,23 +138,26 @@ class Carried:
 
 
 class Pieces:
-    """The outputs of the pieces so far, and what is carried before the next."""
+    """The output of the pieces so far, one buffer (pieces held apart and joined at the end took the output's size
+    twice), where each piece's output starts in it, and what is carried before the next."""
 
     def __init__(self, data: bytes):
         self.data = data
-        self.outputs: list[bytes] = []
+        self.out = io.BytesIO()
+        self.starts: list[int] = []  # where each piece's output starts in `out`
         self.carried: list[Carried] = []
         self.macros: set[bytes] = set()
         self.defines = 0  # bytes of definitions carried
         self.lines: list[int] = [1]  # the file's line where each piece starts
 
+    def add(self, output: bytes) -> None:
+        """The next piece's output."""
+        self.starts.append(self.out.seek(0, io.SEEK_END))
+        self.out.write(output)
+
     def joined(self) -> bytes:
-        """The whole output, each piece let go as it is copied (a join held every piece and the whole at once)."""
-        out = io.BytesIO()
-        for i, piece in enumerate(self.outputs):
-            out.write(piece)
-            self.outputs[i] = b""
-        return out.getvalue()
+        """The whole output (BytesIO gives its buffer without a copy)."""
+        return self.out.getvalue()
 
     def before(self, openers: bytes) -> bytes:
         return b"".join(c.text for c in self.carried) + b"\n" + openers
@@ -203,8 +206,13 @@ class Pieces:
         else:
             return None
         text = encoded(edit.text)
-        out = self.outputs[c.piece]
-        self.outputs[c.piece] = out[:c.end] + text + out[c.end:]
+        at = self.starts[c.piece] + c.end
+        self.out.seek(at)
+        rest = self.out.read()
+        self.out.seek(at)
+        self.out.write(text + rest)
+        for later in range(c.piece + 1, len(self.starts)):
+            self.starts[later] += len(text)
         for other in self.carried:
             if other.piece == c.piece and other.end > c.end:
                 other.end += len(text)
@@ -224,10 +232,11 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
     if any(e.end > bounds[1] or e.start < head < e.end for e in edits):
         return None
     translated_head = splice(data[:head], [e for e in edits if e.start <= head])
-    state.outputs.append(first.data[:len(first.data) - len(places[0].closers)])
+    output = first.data[:len(first.data) - len(places[0].closers)]
+    state.add(output)
     head_line = data.count(b"\n", 0, head) + 1
     state.carried.append(Carried(translated_head, 0, len(translated_head), head, head_line))
-    state.carry(0, state.outputs[0], len(translated_head), 0, edits, 0)
+    state.carry(0, output, len(translated_head), 0, edits, 0)
     # packed as they come: a huge file's findings as objects would take many times its size
     findings = Packed(f for f in first.findings if _inside(f, 0, bounds[1], (0, _lines(data, 0, bounds[1]))))
     line = data.count(b"\n", 0, bounds[1]) + 1
@@ -241,7 +250,7 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
             return None  # the reopened scopes or the closing lines were edited: only the whole file says how
         grown = sum(len(encoded(e.text)) for e in placed)
         output = result.data[len(before) + grown:len(result.data) - len(closers)]
-        state.outputs.append(output)
+        state.add(output)
         skipped = before.count(b"\n")
         own = (len(before), len(before) + end - start, (skipped, skipped + _lines(data, start, end)))
         for f in result.findings:

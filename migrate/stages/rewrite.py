@@ -4,6 +4,7 @@ Nothing is written here: the result holds the old and new bytes of each file.
 """
 from __future__ import annotations
 
+import codecs
 import gc
 import os
 import sys
@@ -47,14 +48,27 @@ def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Fin
         return None, [input_finding(f.rel, "INP002", f"binary content (NUL bytes) in a {'C++/CUDA source' if f.kind == 'cpp' else f.kind + ' file'}: copied "
                                     "unchanged; exclude it with --exclude if it is not source")]
     notes = []
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        notes.append(input_finding(f.rel, "INP003", f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line}): "
+    bad = first_bad_utf8(data)
+    if bad is not None:
+        line = data.count(b"\n", 0, bad) + 1
+        notes.append(input_finding(f.rel, "INP003", f"not UTF-8 (byte 0x{data[bad]:02x} at line {line}): "
                                    "migrated byte for byte, the encoding is kept; convert it to UTF-8 when you can",
                                    line=line))
     return data, notes
+
+
+def first_bad_utf8(data: bytes, step: int = 1 << 20) -> int | None:
+    """Where `data` stops being UTF-8, None when it all is; decoded a megabyte at a time (a decoded copy of a huge
+    file took its size again, and a large block freed makes glibc keep later ones in the heap)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    for at in range(0, len(data), step):
+        pending = len(decoder.getstate()[0])
+        try:
+            decoder.decode(view[at:at + step], final=at + step >= len(data))
+        except UnicodeDecodeError as exc:
+            return at - pending + exc.start
+    return None
 
 
 def _rules():

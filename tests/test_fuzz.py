@@ -29,9 +29,20 @@ def test_mutations_are_deterministic():
     assert first == again
 
 
-@pytest.mark.parametrize("data", [b"x = " + b"{" * 400 + b"}" * 400 + b"\n",  # CPython's parser: MemoryError
-                                  b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n"])  # libcst's visitors: recursion
+@pytest.mark.parametrize("data", [b"x = " + b"{" * 400 + b"}" * 400 + b"\n",
+                                  b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n"])
 def test_python_nested_hundreds_of_levels_deep_is_no_crash(tmp_path, data):
+    """Brackets nested over 200 deep, which no CPython compiles (its tokenizer's limit): the file is copied unchanged
+    with INP001, never given to libcst, whose parser takes seconds on such lines and has crashed the process on some."""
+    src = write_tree(tmp_path / "src", {"deep.py": data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"})
+    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert status == 1
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("INP001", 1)]
+    assert (tmp_path / "out" / "deep.py").read_bytes() == data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"
+
+
+def test_python_nested_under_pythons_limit_is_migrated(tmp_path):
+    data = b"x = " + b"(" * 150 + b"1" + b")" * 150 + b"\n"
     src = write_tree(tmp_path / "src", {"deep.py": data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"})
     status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
     assert status == 0
@@ -229,3 +240,24 @@ def test_options_removed_across_a_nested_group_keep_its_parentheses(tmp_path):
                 b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n")
     assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
         == expected
+
+
+def test_brackets_nested_too_deep_for_python_are_not_given_to_libcst(tmp_path, monkeypatch):
+    """Nine lines of 1,000 nested brackets: Python's tokenizer refuses them at once (over 200 deep), libcst's parser
+    took 10 s and more to get through them (seed 22: a hang past the 20-second watchdog). The file is copied
+    unchanged with INP001, and libcst is never asked."""
+    import libcst
+
+    def refused(*args, **kwargs):
+        raise AssertionError("libcst was asked to parse the file")
+
+    monkeypatch.setattr(libcst, "parse_module", refused)
+    source = b"import os\n" + b"os.environ" + b"[" * 1000 + b"\n" + b"x = 1\n"
+    src = write_tree(tmp_path / "src", {"train.py": source})
+    code, doc = cli_json("run", src, "--out", tmp_path / "out")
+    assert code == 1
+    assert [(f["code"], f["line"], f["column"], f["message"]) for f in doc["findings"]] == [
+        ("INP001", 2, 1, "libcst could not parse this file (at 2:1): copied unchanged; brackets are nested over 200 "
+                         "deep there, which Python cannot compile either; nest them less deeply, or exclude the file "
+                         "with --exclude")]
+    assert (tmp_path / "out" / "train.py").read_bytes() == source

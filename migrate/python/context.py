@@ -33,6 +33,9 @@ class PythonContext(FileContext):
 
     @cached_property
     def _parsed(self) -> tuple[MetadataWrapper | None, Exception | None]:
+        deep = _too_deep(self.data)
+        if deep is not None:
+            return None, deep
         try:
             return MetadataWrapper(cst.parse_module(self.data), unsafe_skip_copy=True), None  # freshly parsed: no copy needed
         except PARSE_ERRORS as exc:
@@ -147,6 +150,9 @@ class PythonContext(FileContext):
 
     def parse_advice(self) -> str:
         exc = self._parsed[1] if self.parse_errors() else None
+        if isinstance(exc, SyntaxError) and NESTING in str(exc.msg):
+            return ("brackets are nested over 200 deep there, which Python cannot compile either; nest them less "
+                    "deeply, or exclude the file with --exclude")
         bad = _undecodable(self.data, exc) if exc is not None else None
         if bad is None:
             return super().parse_advice()
@@ -186,6 +192,23 @@ def _undecodable(data: bytes, exc: Exception) -> int | None:
     except UnicodeDecodeError as bad:
         return bad.start
     except LookupError:
+        return None
+    return None
+
+
+NESTING = "too many nested parentheses"  # CPython's tokenizer: brackets nested over 200 deep
+
+
+def _too_deep(data: bytes) -> SyntaxError | None:
+    """Python's refusal of brackets nested over 200 deep, which it says at once and libcst's parser takes seconds a
+    line to reach (a fuzzed file of 9 lines of 1,000 nested brackets: 10 s); None for other files."""
+    if data.count(b"(") + data.count(b"[") + data.count(b"{") < 200:
+        return None
+    try:
+        compile(data, "<file>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return exc if NESTING in str(exc.msg) else None
+    except (ValueError, MemoryError, RecursionError):
         return None
     return None
 

@@ -29,25 +29,23 @@ def test_mutations_are_deterministic():
     assert first == again
 
 
-@pytest.mark.parametrize("data", [b"x = " + b"{" * 400 + b"}" * 400 + b"\n",
-                                  b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n"])
-def test_python_nested_hundreds_of_levels_deep_is_no_crash(tmp_path, data):
+ENV = b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"
+
+
+@pytest.mark.parametrize("data,status,found,out", [
+    (b"x = " + b"{" * 400 + b"}" * 400 + b"\n", 1, [("INP001", 1)], ENV),
+    (b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n", 1, [("INP001", 1)], ENV),
+    (b"x = " + b"(" * 150 + b"1" + b")" * 150 + b"\n", 0, [("PY020", 3)], ENV.replace(
+        b"'CUDA_LAUNCH_BLOCKING'] = '1'", b"'AMD_SERIALIZE_KERNEL'] = '3'"))])
+def test_python_nested_hundreds_of_levels_deep_is_no_crash(tmp_path, data, status, found, out):
     """Brackets nested over 200 deep, which no CPython compiles (its tokenizer's limit): the file is copied unchanged
-    with INP001, never given to libcst, whose parser takes seconds on such lines and has crashed the process on some."""
-    src = write_tree(tmp_path / "src", {"deep.py": data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"})
-    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
-    assert status == 1
-    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("INP001", 1)]
-    assert (tmp_path / "out" / "deep.py").read_bytes() == data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"
-
-
-def test_python_nested_under_pythons_limit_is_migrated(tmp_path):
-    data = b"x = " + b"(" * 150 + b"1" + b")" * 150 + b"\n"
-    src = write_tree(tmp_path / "src", {"deep.py": data + b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"})
-    status, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
-    assert status == 0
-    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("PY020", 3)]
-    assert (tmp_path / "out" / "deep.py").read_bytes() == data + b"import os\nos.environ['AMD_SERIALIZE_KERNEL'] = '3'\n"
+    with INP001, never given to libcst, whose parser takes seconds on such lines and has crashed the process on some.
+    Under the limit the file is migrated."""
+    src = write_tree(tmp_path / "src", {"deep.py": data + ENV})
+    code, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert code == status
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == found
+    assert (tmp_path / "out" / "deep.py").read_bytes() == data + out
 
 
 def test_cpp_nested_thousands_of_levels_deep_is_migrated(tmp_path):
@@ -185,17 +183,21 @@ def test_a_byte_that_is_not_utf8_in_a_rewritten_bf16_argument_is_kept(tmp_path):
         b"{ return __halves2bfloat162(__float2bfloat16(a), __float2bfloat16(b * \xff2.0f)); }\n")
 
 
+def cmake_twice(tmp_path, data: bytes) -> tuple[bytes, bytes]:
+    """A CMakeLists.txt migrated, then its output migrated again (each run exits 0): the two outputs."""
+    src = write_tree(tmp_path / "src", {"CMakeLists.txt": data})
+    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
+        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
+    return (tmp_path / "one" / "CMakeLists.txt").read_bytes(), (tmp_path / "two" / "CMakeLists.txt").read_bytes()
+
+
 def test_a_line_added_after_a_cmake_command_does_not_go_inside_the_next_one(tmp_path):
     """Two commands on one line (which tree-sitter-cmake accepts): BLD006's set_source_files_properties went after
     the line, inside the second command's arguments, and again on each run (seed 16)."""
-    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"add_executable(demo main.cu) add_executable(other\n"
-                                                          b"  other.cu)\n"})
-    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
-        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
-    expected = (b"add_executable(demo main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP) "
-                b"add_executable(other\n  other.cu)\nset_source_files_properties(other.cu PROPERTIES LANGUAGE HIP)\n")
-    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
-        == expected
+    once, twice = cmake_twice(tmp_path, b"add_executable(demo main.cu) add_executable(other\n  other.cu)\n")
+    assert once == twice == (b"add_executable(demo main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE "
+                             b"HIP) add_executable(other\n  other.cu)\nset_source_files_properties(other.cu PROPERTIES "
+                             b"LANGUAGE HIP)\n")
 
 
 def test_a_fix_whose_own_edits_overlap_is_left_out_not_a_crash():
@@ -219,27 +221,18 @@ def test_options_removed_after_a_comment_leave_the_closing_parenthesis_out_of_it
     """BLD014 removed cuda_add_executable's OPTIONS with the line end before them, and that line ended in a CMake
     comment: the closing parenthesis went into the comment, the next run could not parse the command and added
     another set_source_files_properties at the end of the file (seed 20, CRLF line ends)."""
-    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"CUDA_ADD_EXECUTABLE(demo main.cu # keep\r\n"
-                                                          b" OPTIONS -arch=sm_80)\r\n#e"})
-    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
-        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
-    expected = (b"add_executable(demo main.cu # keep\r\n)\r\n"
-                b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\r\n#e")
-    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
-        == expected
+    once, twice = cmake_twice(tmp_path, b"CUDA_ADD_EXECUTABLE(demo main.cu # keep\r\n OPTIONS -arch=sm_80)\r\n#e")
+    assert once == twice == (b"add_executable(demo main.cu # keep\r\n)\r\n"
+                             b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\r\n#e")
 
 
 def test_options_removed_across_a_nested_group_keep_its_parentheses(tmp_path):
     """BLD014 removed the arguments from OPTIONS to the last, and a parenthesis closing a nested group between them
     went too: the command no longer parsed, and each run added another set_source_files_properties (seed 21)."""
-    src = write_tree(tmp_path / "src", {"CMakeLists.txt": b"CUDA_ADD_EXECUTABLE(demo main.cu ((OPTIONS -arch=sm_80)\n"
-                                                          b"x))\n"})
-    for folder, out in ((src, "one"), (tmp_path / "one", "two")):
-        assert cli("run", folder, "--out", tmp_path / out, "--hip-version", "6.4").exit_code == 0
-    expected = (b"add_executable(demo main.cu (()))\ntarget_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:HIP>:x>)\n"
-                b"set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n")
-    assert (tmp_path / "one" / "CMakeLists.txt").read_bytes() == (tmp_path / "two" / "CMakeLists.txt").read_bytes() \
-        == expected
+    once, twice = cmake_twice(tmp_path, b"CUDA_ADD_EXECUTABLE(demo main.cu ((OPTIONS -arch=sm_80)\nx))\n")
+    assert once == twice == (b"add_executable(demo main.cu (()))\ntarget_compile_options(demo PRIVATE "
+                             b"$<$<COMPILE_LANGUAGE:HIP>:x>)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE "
+                             b"HIP)\n")
 
 
 def test_brackets_nested_too_deep_for_python_are_not_given_to_libcst(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from functools import cached_property
 
 from migrate.model import Edit, Span
@@ -38,8 +39,9 @@ class FileContext:
         return self.memo[key]
 
     @cached_property
-    def line_starts(self) -> list[int]:
-        starts = [0]
+    def line_starts(self) -> array:
+        """Where each line starts, as an array (a list of ints took 37 bytes a line: more than a Makefile's line)."""
+        starts = array("q", [0])
         starts.extend(m.end() for m in re.finditer(b"\n", self.data))
         return starts
 

@@ -165,7 +165,18 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007) but those of findings an inline
     suppression covers; parse problems reported as INP001. `extra_edits` may add layout edits computed from the
     applied ones. The findings are all returned, each fix with its outcome; migrate/stages/rewrite.py sets the
-    suppressed ones apart."""
+    suppressed ones apart. A context that is `streamed` (build files) runs in migrate/streamed.py, with the same
+    results."""
+    if getattr(ctx, "streamed", False):
+        from migrate import streamed  # which builds on this module
+
+        return streamed.run_rules(ctx, rules, what, extra_edits)
+    return run_rules_on_objects(ctx, rules, what=what, extra_edits=extra_edits)
+
+
+def run_rules_on_objects(ctx: FileContext, rules, *, what: str, extra_edits=None) -> Translation:
+    """run_rules with every finding held as an object: for Python and deployment files, which may run to a fixed
+    point, and C++ (whose huge files are cut in pieces)."""
     findings: list[Finding] = []
     where = ctx.parse_errors() if getattr(ctx, "all_or_nothing", False) else []
     if where:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from sys import intern
@@ -143,6 +144,7 @@ def parse_commands(data: bytes, chunk: int | None = None) -> tuple[CommandTable,
 
 class CMakeContext(FileContext):
     kind = "cmake"
+    streamed = True  # its rules run with their findings packed as made (migrate/streamed.py)
 
     @cached_property
     def _parsed(self) -> tuple[CommandTable, list[tuple[int, int]]]:
@@ -152,10 +154,12 @@ class CMakeContext(FileContext):
     def commands(self) -> CommandTable:
         return self._parsed[0]
 
-    def named(self, *names: str) -> list[Command]:
+    def named(self, *names: str) -> Iterator[Command]:
+        """The commands of these names, in order, each made when reached (a generated file has hundreds of
+        thousands)."""
         wanted = {n.lower() for n in names}
         table = self.commands
-        return [table[i] for i, name in enumerate(table.names) if name in wanted]
+        return (table[i] for i, name in enumerate(table.names) if name in wanted)
 
     def parse_errors(self) -> list[tuple[int, int]]:
         return list(self._parsed[1])

@@ -2,6 +2,7 @@
 (`.cu` ones, those already LANGUAGE HIP), the AMD targets, and the values it gives a property."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from migrate.buildfiles.cmake import Arg, CMakeContext, Command
@@ -89,25 +90,23 @@ class PropertySetting:
         return not self.values or not all(v.value.upper() in FALSE_VALUES for v in self.values)
 
 
-def property_settings(ctx: CMakeContext, name: str) -> list[PropertySetting]:
+def property_settings(ctx: CMakeContext, name: str) -> Iterator[PropertySetting]:
     """Where the file sets target property `name` (set_target_properties, set_property(TARGET ...)) or its
-    CMAKE_<name> default (set(CMAKE_<name> ...))."""
-    out = []
+    CMAKE_<name> default (set(CMAKE_<name> ...)), in order, one at a time."""
     for command in ctx.named("set_target_properties", "set_property", "set"):
         args = command.args
         values = [a.value for a in args]
         if command.name == "set":
             if values[:1] == ["CMAKE_" + name]:
                 kept = [a for a in args[1:] if a.value not in ("CACHE", "PARENT_SCOPE")][:1]
-                out.append(PropertySetting(command, (), args[0], tuple(kept)))
+                yield PropertySetting(command, (), args[0], tuple(kept))
         elif command.name == "set_target_properties" and "PROPERTIES" in values:
             cut = values.index("PROPERTIES")
             for i in range(cut + 1, len(args) - 1, 2):
                 if values[i] == name:
-                    out.append(PropertySetting(command, tuple(values[:cut]), args[i], (args[i + 1],)))
+                    yield PropertySetting(command, tuple(values[:cut]), args[i], (args[i + 1],))
         elif values[:1] == ["TARGET"] and "PROPERTY" in values:
             cut = values.index("PROPERTY")
             if cut + 1 < len(args) and values[cut + 1] == name:
                 targets = tuple(v for v in values[1:cut] if v not in ("APPEND", "APPEND_STRING"))
-                out.append(PropertySetting(command, targets, args[cut + 1], tuple(args[cut + 2:])))
-    return out
+                yield PropertySetting(command, targets, args[cut + 1], tuple(args[cut + 2:]))

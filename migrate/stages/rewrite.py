@@ -95,9 +95,11 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
         return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
     rules = [r() for r in default_registry().for_kind(f.kind)]
 
+    lone_cr = newlines.has_lone_cr(data)  # only then are the edits applied again, to the file's own bytes
+
     def run(text: bytes, edits: list[Edit]):
         return run_rules(CONTEXTS[f.kind](f.rel, text, options, default_packs(), target), rules,
-                         extra_edits=recording(edits))
+                         extra_edits=recording(edits) if lone_cr else None)
 
     result = newlines.translated(data, run)
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED

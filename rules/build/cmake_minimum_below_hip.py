@@ -38,7 +38,7 @@ class CMakeMinimumBelowHip(CMakeRule):
     ]
 
     def check(self, ctx):
-        commands = ctx.named("cmake_minimum_required")
+        commands = list(ctx.named("cmake_minimum_required"))
         if not commands or not needs_hip_language(ctx):
             return
         for command in commands:

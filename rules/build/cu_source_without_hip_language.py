@@ -120,7 +120,7 @@ class CuSourceWithoutHipLanguage(CMakeRule):
     def _enable_language(ctx):
         if enabled_languages(ctx) & {"CUDA", "HIP"}:
             return []
-        project = ctx.named("project")
-        if not project:
+        project = next(ctx.named("project"), None)
+        if project is None:
             return []
-        return [insert_after(ctx, project[0], ["enable_language(HIP)"])]
+        return [insert_after(ctx, project, ["enable_language(HIP)"])]

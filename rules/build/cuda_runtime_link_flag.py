@@ -48,11 +48,13 @@ class CudaRuntimeLinkFlag(MakeRule):
         for line in ctx.lines:
             if line.kind == "assign":
                 assigned.setdefault(line.variable, []).extend(w.text for w in line.words)
+        users: dict[str, bool] | None = None
         for line in ctx.lines:
             if line.kind == "recipe" and line.words:
                 hip = runs_hip_compiler(line.words[0].text, assigned)
             elif line.kind == "assign":
-                hip = self._only_hip_users(ctx, line.variable, assigned)
+                users = self._users(ctx, assigned) if users is None else users
+                hip = self._only_hip_users(line.variable, assigned, users)
             else:
                 continue
             runtime_kept = False
@@ -79,7 +81,18 @@ class CudaRuntimeLinkFlag(MakeRule):
                                        edits=[drop(ctx.data, floor, word.start, word.end)], title=f"Remove {word.text}")
 
     @staticmethod
-    def _only_hip_users(ctx, variable: str, assigned: dict[str, list[str]]) -> bool:
+    def _users(ctx, assigned: dict[str, list[str]]) -> dict[str, bool]:
+        """For each variable a recipe uses: whether every recipe that uses it runs nvcc or hipcc."""
+        users: dict[str, bool] = {}
+        for line in ctx.lines:
+            if line.kind == "recipe" and line.words:
+                hip = runs_hip_compiler(line.words[0].text, assigned)
+                for name in REF.findall(line.text):
+                    users[name] = users.get(name, True) and hip
+        return users
+
+    @staticmethod
+    def _only_hip_users(variable: str, assigned: dict[str, list[str]], users: dict[str, bool]) -> bool:
         """Whether every recipe that uses `variable` (directly or through other variables) runs nvcc or hipcc;
         False when none does (the variable is used elsewhere, or by make's built-in rules)."""
         names, grew = {variable}, True
@@ -91,6 +104,5 @@ class CudaRuntimeLinkFlag(MakeRule):
                     grew = True
         if names & IMPLICIT:
             return False
-        users = [line for line in ctx.lines if line.kind == "recipe" and line.words
-                 and any(n in names for n in REF.findall(line.text))]
-        return bool(users) and all(runs_hip_compiler(u.words[0].text, assigned) for u in users)
+        used = [users[n] for n in names if n in users]
+        return bool(used) and all(used)

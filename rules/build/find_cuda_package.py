@@ -55,11 +55,11 @@ class FindCudaPackage(CMakeRule):
     ]
 
     def check(self, ctx):
-        commands = [c for c in ctx.named("find_package") if c.args and c.args[0].value in CUDA_PACKAGES]
-        if not commands:
+        commands = (c for c in ctx.named("find_package") if c.args and c.args[0].value in CUDA_PACKAGES)
+        first = next(commands, None)  # the others are read one at a time: a generated file has thousands
+        if first is None:
             return
         missing = [p for p in required_packages(ctx) if p.lower() not in found_packages(ctx)]
-        first, *rest = commands
         words = [a.value for a in first.args]
         flags = "".join(f" {f}" for f in ("REQUIRED", "QUIET") if f in words)
         pad = indentation(ctx, first)
@@ -75,7 +75,7 @@ class FindCudaPackage(CMakeRule):
                            f"libraries are the packages hip{why}",
                            edits=[Edit(first.start, first.end, text) if text else delete_command(ctx, first)],
                            title="Find the HIP packages")
-        for command in rest:
+        for command in commands:
             yield self.finding(ctx, command.start, command.end,
                                f"find_package({command.args[0].value}) again: the HIP packages are found above",
                                edits=[delete_command(ctx, command)], title="Remove the second CUDA find_package")

@@ -81,8 +81,7 @@ class RelocatableDeviceCodeLink(MakeRule):
         for line in ctx.lines:
             if line.kind == "assign":
                 assigned.setdefault(line.variable, []).extend(w.text for w in line.words)
-        everything = [w.text for line in ctx.lines if line.kind in ("assign", "recipe", "rule") for w in line.words]
-        if not any(makes_rdc(everything, i) for i in range(len(everything))):
+        if not any(makes_rdc(words, i) for words in self._words(ctx) for i in range(len(words))):
             return
         prerequisites = None
         for line in ctx.lines:
@@ -100,6 +99,13 @@ class RelocatableDeviceCodeLink(MakeRule):
                                    "Makefile compiles relocatable device code: clang links their device code only "
                                    "with -fgpu-rdc, for the --offload-arch targets of this line",
                                    edits=[Edit(at, at, " -fgpu-rdc")], title="Link with -fgpu-rdc")
+
+    @staticmethod
+    def _words(ctx):
+        """The words of each assignment, recipe and rule line (one line's at a time: a huge Makefile's are many)."""
+        for line in ctx.lines:
+            if line.kind in ("assign", "recipe", "rule"):
+                yield [w.text for w in line.words]
 
     def _expand(self, word: str, assigned, prerequisites, depth: int) -> list[str]:
         """The words `word` stands for: variables and automatic variables expanded (a few levels deep)."""

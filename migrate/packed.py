@@ -41,6 +41,17 @@ class Packed(Sequence):
         for f in findings:
             self.add(f)
 
+    def drain(self) -> Iterator[Finding]:
+        """The findings in order, each block let go once read: the store is empty after."""
+        blocks, rows = self._blocks, self._rows
+        self._blocks, self._rows = [], []
+        for i in range(len(blocks)):
+            block, blocks[i] = blocks[i], b""
+            for row in marshal.loads(zlib.decompress(block)):
+                yield finding_from_fields(row)
+        for row in rows:
+            yield finding_from_fields(row)
+
     def __len__(self) -> int:
         return len(self._blocks) * BLOCK + len(self._rows)
 

@@ -65,6 +65,46 @@ class Fixes:
             self.first[k] = min(e.start for e in edits)
 
 
+class Sites:
+    """Where one rule's sites were first found: a hash of (code, path, line, message) -> the finding. A rule's
+    findings mostly come line by line, so the sites of the latest line are in a small dict and those of earlier lines
+    in arrays; a finding on an earlier line makes them a dict (once), since it may repeat any of them."""
+
+    def __init__(self):
+        self.line, self.latest = 0, {}
+        self.keys, self.found = array("q"), array("i")
+        self.earlier: dict[int, int] | None = None
+
+    def get(self, line: int, key: int) -> int | None:
+        if line > self.line:
+            for k, g in self.latest.items():
+                self._earlier(k, g)
+            self.line, self.latest = line, {}
+            return None
+        if line == self.line:
+            return self.latest.get(key)
+        if self.earlier is None:
+            self.earlier = {}
+            for k, g in zip(self.keys, self.found):
+                self.earlier.setdefault(k, g)
+            self.keys, self.found = array("q"), array("i")
+        return self.earlier.get(key)
+
+    def add(self, line: int, key: int, g: int) -> None:
+        """Finding g is the first at its site (after `get` said so for `line`)."""
+        if line == self.line:
+            self.latest[key] = g
+        else:
+            self._earlier(key, g)
+
+    def _earlier(self, key: int, g: int) -> None:
+        if self.earlier is not None:
+            self.earlier.setdefault(key, g)
+        else:
+            self.keys.append(key)
+            self.found.append(g)
+
+
 class Found:
     """A file's findings as its rules make them: packed, each rule's repeats on one line made one (one_per_site),
     the fixes to apply noted in `fixes` (those allowed and not suppressed)."""
@@ -81,21 +121,20 @@ class Found:
 
     def rule(self, findings) -> None:
         """One rule's findings (a rule's repeats are made one; other rules' never)."""
-        first: dict[int, int] = {}  # hash of (code, line, message) -> the first finding with it
+        sites = Sites()
         for f in findings:
             if self.ctx.unreached(f.span.start):
                 continue
             key = hash((f.code, f.span.path, f.span.line, f.message))
-            g = first.get(key)
+            g = sites.get(f.span.line, key)
             if g is not None:
                 kept = self._finding(g)
                 if (kept.code, kept.span.path, kept.span.line, kept.message) == (
                         f.code, f.span.path, f.span.line, f.message):
-                    if self._take_over(g, kept, f):
-                        continue
-                    self._add(f)
+                    if not self._take_over(g, kept, f):
+                        self._add(f)
                     continue
-            first[key] = len(self.store)
+            sites.add(f.span.line, key, len(self.store))
             self._add(f)
 
     def _finding(self, g: int) -> Finding:
@@ -239,10 +278,11 @@ def _overlaps(start: int, end: int, b: Edit) -> bool:
 
 
 def settled(found: Found, taken: Taken) -> tuple[Packed, dict[int, Finding]]:
-    """Every finding with its fix's outcome, in order, and the findings whose fix was left out by a conflict."""
+    """Every finding with its fix's outcome, in order (read out of `found.store`, which is left empty), and the findings
+    whose fix was left out by a conflict."""
     out, where = Packed(), {}
     conflicted = {g: code for g, code in taken.conflicts}
-    for g, f in enumerate(found.store):
+    for g, f in enumerate(found.store.drain()):
         if found.has_fix[g]:
             f = found.merged_into.get(g) or f
             if taken.applied[g]:
@@ -264,7 +304,10 @@ def run_rules(ctx: FileContext, rules, what: str, extra_edits) -> Translation:
     found = Found(ctx, suppress.of_file(ctx.path, getattr(ctx, "kind", "cpp"), ctx.data, ctx.options))
     for rule in rules:
         found.rule(rule.check(ctx))
+    places = ctx.parse_errors()
+    ctx.release()
     taken = apply(ctx.data, found, extra_edits is not None)
+    found.fixes = None  # applied: let go before the findings are settled
     output = taken.data
     if extra_edits is not None:
         extra = extra_edits(ctx.data, Applied(output, tuple(taken.edits), (), ()))
@@ -276,7 +319,6 @@ def run_rules(ctx: FileContext, rules, what: str, extra_edits) -> Translation:
         f = where[g]
         findings.add(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "
                                    "edit this place by hand", f.span.line, f.span.column))
-    places = ctx.parse_errors()
     if places:
         findings.add(parse_problem(ctx, places, "could not parse this file cleanly", "; " + what))
     return Translation(output, compact(findings))

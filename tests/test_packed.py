@@ -40,6 +40,16 @@ def test_packed_findings_read_back_equal_by_index_slice_and_pickle(monkeypatch):
     assert repr(p) == f"Packed({len(found)} findings)"
 
 
+def test_draining_a_packed_store_reads_every_finding_in_order_and_empties_it(monkeypatch):
+    monkeypatch.setattr(packed, "BLOCK", 4)
+    found = sample_findings()
+    p = Packed(found)
+    drained = p.drain()
+    assert next(drained) == found[0] and len(p) == 0  # emptied as soon as it is read
+    assert (found[0], *drained) == found
+    assert tuple(p) == () and tuple(Packed().drain()) == ()
+
+
 def test_compact_packs_only_above_the_limit_and_takes_a_generator_as_it_comes(monkeypatch):
     found = sample_findings()
     monkeypatch.setattr(packed, "PACK_ABOVE", len(found))

@@ -145,6 +145,7 @@ def parse_commands(data: bytes, chunk: int | None = None) -> tuple[CommandTable,
 class CMakeContext(FileContext):
     kind = "cmake"
     streamed = True  # its rules run with their findings packed as made (migrate/streamed.py)
+    tables = ("line_starts", "_parsed")
 
     @cached_property
     def _parsed(self) -> tuple[CommandTable, list[tuple[int, int]]]:

@@ -171,6 +171,7 @@ class LineTable(OffsetTable):
 class MakeContext(FileContext):
     kind = "make"
     streamed = True  # its rules run with their findings packed as made (migrate/streamed.py)
+    tables = ("line_starts", "lines")
 
     @cached_property
     def lines(self) -> LineTable:

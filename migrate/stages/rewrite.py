@@ -19,7 +19,7 @@ from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import recording, translate
-from migrate import internal, interrupt, newlines, suppress, wire
+from migrate import heap, internal, interrupt, newlines, suppress, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            Outcome, RuleKind, Severity, Span)
@@ -148,7 +148,9 @@ def tuned():
     A run makes tens of thousands of small objects that live to its end (findings, edits, spans) and hold no
     cycles; at the default threshold the collector scans them again every 700 allocations, about 8% of a run's
     time. libcst's visitors and the tree walks take several frames per level of nesting, so code nested a few
-    hundred levels deep (generated expressions) needs more than 1,000 frames; beyond 5,000, INP010 reports it."""
+    hundred levels deep (generated expressions) needs more than 1,000 frames; beyond 5,000, INP010 reports it.
+    glibc's malloc is kept from growing its heap around large blocks (migrate/heap.py), for good."""
+    heap.hold_mmap_threshold()
     before, depth = gc.get_threshold(), sys.getrecursionlimit()
     gc.set_threshold(100_000, *before[1:])
     sys.setrecursionlimit(max(depth, DEPTH))

@@ -61,70 +61,87 @@ class CudaToolkitPathVariable(MakeRule):
     ]
 
     def check(self, ctx):
-        data = ctx.data
         homes = set(NAMES)
         homes |= {line.variable for line in ctx.lines
                   if line.kind == "assign" and len(line.words) == 1 and BARE_ROOT.match(line.words[0].text)}
         homes.discard("ROCM_PATH")
         rocm_defined = any(line.kind == "assign" and line.variable == "ROCM_PATH" for line in ctx.lines)
-        defines_rocm = rocm_defined
-        deleted, findings = set(), []
-        for line in ctx.lines:
-            if line.kind != "assign" or line.variable not in homes:
-                continue
-            value = " ".join(w.text for w in line.words)
-            repeats = re.fullmatch(r"\$[({]([A-Za-z_][\w.-]*)[)}]", value)
-            if rocm_defined or (repeats and repeats.group(1) in homes):
-                deleted.add(line.start)
-                stop = data.find(b"\n", line.end)
-                why = ("the Makefile already sets ROCM_PATH" if rocm_defined
-                       else f"it only repeats {repeats.group(1)}, which becomes ROCM_PATH")
-                findings.append(self.finding(ctx, line.start, line.end, f"{line.variable} holds the CUDA toolkit's "
-                                             f"root: ROCm's is ROCM_PATH; this definition is removed: {why}",
-                                             edits=[Edit(line.start, len(data) if stop < 0 else stop + 1, "")],
-                                             title=f"Remove {line.variable}"))
-                continue
-            m = NAME.match(data, line.start)
-            if m is None or m.group(1).decode("ascii", "replace") != line.variable:
-                continue
-            defines_rocm = True
-            edits = [Edit(m.start(1), m.end(1), "ROCM_PATH")]
-            message = f"{line.variable} holds the CUDA toolkit's root: ROCm's is ROCM_PATH"
-            severity = None
-            bare = BARE_ROOT.match(line.words[0].text) if len(line.words) == 1 else None
-            if bare:
-                quote = bare.group(1)
-                edits.append(Edit(line.words[0].start, line.words[0].end, f"{quote}/opt/rocm{quote}"))
-            elif line.words and not REF.fullmatch(encoded(value)):
-                message += "; its value is computed here: check that it finds ROCm (/opt/rocm by default)"
-                severity = Severity.WARNING
-            findings.append(self.finding(ctx, m.start(1), m.end(1), message, edits=edits, severity=severity,
-                                         title="Rename to ROCM_PATH"))
-        references = []
-        for line in ctx.lines:
-            if line.kind == "comment" or line.start in deleted:
-                continue
-            for m in REF.finditer(data, line.start, line.end):
-                if decoded(m.group(2)) in homes and m.group(3) != b"/bin/nvcc":
-                    references.append(self._reference(ctx, m))
-            d = DIRECTIVE.match(data, line.start, line.end)
-            if d and line.kind != "assign":
-                for w in line.words[1:]:
-                    if w.text in homes:
-                        references.append(self.finding(ctx, w.start, w.end, f"{w.text} holds the CUDA toolkit's "
-                                                       "root: ROCm's is ROCM_PATH",
-                                                       edits=[Edit(w.start, w.end, "ROCM_PATH")],
-                                                       title="Rename to ROCM_PATH"))
-        if references and not defines_rocm:
-            first = references[0]
-            where = next(line.start for line in ctx.lines if line.kind not in ("comment", "other") or line.words)
-            edits = (Edit(where, where, f"ROCM_PATH ?= /opt/rocm{ctx.newline}"), *first.fix.edits)
-            references[0] = self.finding(ctx, first.span.start, first.span.end, first.message + "; nothing here "
-                                         "defines ROCM_PATH, so `ROCM_PATH ?= /opt/rocm` is added", edits=edits,
-                                         severity=first.severity, title=first.fix.title)
-        findings.extend(references)
-        findings.sort(key=lambda f: f.span.start)
-        return findings
+        defines_rocm = rocm_defined or any(self._fate(ctx, line, homes, rocm_defined)[0] == "renamed"
+                                           for line in ctx.lines)
+        told = defines_rocm  # whether ROCM_PATH is defined, or the first reference already adds it
+        for line in ctx.lines:  # line by line, each line's findings in order of place: the file's are never all held
+            fate, repeats = self._fate(ctx, line, homes, rocm_defined)
+            here = [] if fate is None else [self._definition(ctx, line, fate, repeats, rocm_defined)]
+            if fate != "deleted" and line.kind != "comment":
+                references = self._references(ctx, line, homes)
+                if references and not told:
+                    references[0] = self._defining(ctx, references[0])
+                    told = True
+                here += references
+            here.sort(key=lambda f: f.span.start)
+            yield from here
+
+    @staticmethod
+    def _fate(ctx, line, homes: set[str], rocm_defined: bool) -> tuple[str | None, re.Match | None]:
+        """What becomes of an assignment to a CUDA root: "deleted" (ROCM_PATH is set already, or it only repeats
+        another root), "renamed" to ROCM_PATH, or None (not such an assignment, or written in a way left alone)."""
+        if line.kind != "assign" or line.variable not in homes:
+            return None, None
+        value = " ".join(w.text for w in line.words)
+        repeats = re.fullmatch(r"\$[({]([A-Za-z_][\w.-]*)[)}]", value)
+        if rocm_defined or (repeats and repeats.group(1) in homes):
+            return "deleted", repeats
+        m = NAME.match(ctx.data, line.start)
+        if m is None or m.group(1).decode("ascii", "replace") != line.variable:
+            return None, None
+        return "renamed", None
+
+    def _definition(self, ctx, line, fate: str, repeats: re.Match | None, rocm_defined: bool):
+        data = ctx.data
+        if fate == "deleted":
+            stop = data.find(b"\n", line.end)
+            why = ("the Makefile already sets ROCM_PATH" if rocm_defined
+                   else f"it only repeats {repeats.group(1)}, which becomes ROCM_PATH")
+            return self.finding(ctx, line.start, line.end, f"{line.variable} holds the CUDA toolkit's root: ROCm's is "
+                                f"ROCM_PATH; this definition is removed: {why}",
+                                edits=[Edit(line.start, len(data) if stop < 0 else stop + 1, "")],
+                                title=f"Remove {line.variable}")
+        m = NAME.match(data, line.start)
+        edits = [Edit(m.start(1), m.end(1), "ROCM_PATH")]
+        message = f"{line.variable} holds the CUDA toolkit's root: ROCm's is ROCM_PATH"
+        severity = None
+        bare = BARE_ROOT.match(line.words[0].text) if len(line.words) == 1 else None
+        value = " ".join(w.text for w in line.words)
+        if bare:
+            quote = bare.group(1)
+            edits.append(Edit(line.words[0].start, line.words[0].end, f"{quote}/opt/rocm{quote}"))
+        elif line.words and not REF.fullmatch(encoded(value)):
+            message += "; its value is computed here: check that it finds ROCm (/opt/rocm by default)"
+            severity = Severity.WARNING
+        return self.finding(ctx, m.start(1), m.end(1), message, edits=edits, severity=severity,
+                            title="Rename to ROCM_PATH")
+
+    def _references(self, ctx, line, homes: set[str]) -> list:
+        out = []
+        for m in REF.finditer(ctx.data, line.start, line.end):
+            if decoded(m.group(2)) in homes and m.group(3) != b"/bin/nvcc":
+                out.append(self._reference(ctx, m))
+        d = DIRECTIVE.match(ctx.data, line.start, line.end)
+        if d and line.kind != "assign":
+            for w in line.words[1:]:
+                if w.text in homes:
+                    out.append(self.finding(ctx, w.start, w.end, f"{w.text} holds the CUDA toolkit's root: ROCm's is "
+                                            "ROCM_PATH", edits=[Edit(w.start, w.end, "ROCM_PATH")],
+                                            title="Rename to ROCM_PATH"))
+        return out
+
+    def _defining(self, ctx, first):
+        """The first reference, adding `ROCM_PATH ?= /opt/rocm` where the Makefile's first statement is."""
+        where = next(line.start for line in ctx.lines if line.kind not in ("comment", "other") or line.words)
+        edits = (Edit(where, where, f"ROCM_PATH ?= /opt/rocm{ctx.newline}"), *first.fix.edits)
+        return self.finding(ctx, first.span.start, first.span.end, first.message + "; nothing here defines "
+                            "ROCM_PATH, so `ROCM_PATH ?= /opt/rocm` is added", edits=edits, severity=first.severity,
+                            title=first.fix.title)
 
     def _reference(self, ctx, m):
         name, sub = decoded(m.group(2)), decoded(m.group(3) or b"")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-CHUNK = 64 * 1024
+CHUNK = 16 * 1024
 
 # outside any invocation: comments, a command's name, its opening parenthesis, line ends
 TOP = re.compile(rb"#\[(=*)\[|#[^\n]*|([A-Za-z_][A-Za-z0-9_]*)|\(|\n")

@@ -75,18 +75,17 @@ class Packed(Sequence):
     def __eq__(self, other) -> bool:
         if not isinstance(other, (tuple, Packed)):
             return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return same_items(self, other)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Packed({len(self)} findings)"
 
-    def __getstate__(self):
-        return self._blocks, self._rows
 
-    def __setstate__(self, state) -> None:
-        self._blocks, self._rows = state
+def same_items(a: Sequence, b: Sequence) -> bool:
+    """Whether two sequences hold equal items in the same order (read once each, never made into tuples)."""
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
 
 def compact(findings: Iterable[Finding]) -> Sequence[Finding]:

@@ -238,7 +238,16 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
     state.carried.append(Carried(translated_head, 0, len(translated_head), head, head_line))
     state.carry(0, output, len(translated_head), 0, edits, 0)
     # packed as they come: a huge file's findings as objects would take many times its size
-    findings = Packed(f for f in first.findings if _inside(f, 0, bounds[1], (0, _lines(data, 0, bounds[1]))))
+    findings, unread = Packed(), []  # unread: the places of every piece's INP001, gathered as they come
+
+    def keep(f: Finding) -> None:
+        findings.add(f)
+        if f.code == "INP001":
+            unread.extend(f.detail)
+
+    for f in first.findings:
+        if _inside(f, 0, bounds[1], (0, _lines(data, 0, bounds[1]))):
+            keep(f)
     line = data.count(b"\n", 0, bounds[1]) + 1
     for i, cut in enumerate(places):
         start, end = bounds[i + 1], bounds[i + 2]
@@ -257,11 +266,11 @@ def translate(data: bytes, run: Run, piece: int = PIECE) -> Translation | None:
             if _inside(f, *own) or f.fix is not None and any(e in placed for e in f.fix.edits):
                 moved = _moved(f, start - len(before), line - 1 - skipped, placed, len(before))
                 if moved is not None:
-                    findings.add(moved)
+                    keep(moved)
         state.lines.append(line)
         state.carry(i + 1, output, 0, start, [e for e in edits if e.start >= len(before)], len(before))
         line += data.count(b"\n", start, end)
-    return Translation(state.joined(), compact(_first_parse_error(findings)))
+    return Translation(state.joined(), compact(_first_parse_error(findings, tuple(unread[:5]))))
 
 
 
@@ -320,15 +329,14 @@ def _later(place: str, lines: int) -> str:
     return f"{int(line) + lines}:{column}"
 
 
-def _first_parse_error(findings: Packed):
+def _first_parse_error(findings: Packed, places: tuple[str, ...]):
     """Each piece reports the places its parser could not read (INP001): the file says it once, at the first, with
-    the first five places of all."""
-    places = tuple(p for f in findings if f.code == "INP001" for p in f.detail)
+    `places`, the first five places of all."""
     seen = False
     for f in findings:
         if f.code == "INP001":
             if seen:
                 continue
             seen = True
-            f = with_places(f, places[:5])
+            f = with_places(f, places)
         yield f

@@ -16,7 +16,7 @@ from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
 from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
-from migrate.packed import Packed
+from migrate.packed import Packed, same_items
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class Every(Sequence):
     def __eq__(self, other) -> bool:
         if not isinstance(other, (tuple, Every)):
             return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return same_items(self, other)
 
     __hash__ = None  # type: ignore[assignment]
 

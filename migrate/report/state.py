@@ -168,23 +168,38 @@ def chunks(doc: dict) -> Iterator[bytes]:
     head = "{"
     for key, value in doc.items():
         if isinstance(value, Iterator):
-            yield f"{head}{json.dumps(key)}: [".encode()
-            batch, first = [], True
-            for item in value:
-                if isinstance(item, list) and any(isinstance(v, Text) for v in item):
-                    yield ((", " if not first else "") + ", ".join(batch) + (", " if batch else "")).encode()
-                    yield from (piece.encode() for piece in _streamed(item))
-                    batch, first = [], False
-                    continue
-                batch.append(json.dumps(item))
-                if len(batch) == 1000:
-                    yield (", " if not first else "").encode() + ", ".join(batch).encode()
-                    batch, first = [], False
-            yield ((", " if batch and not first else "") + ", ".join(batch) + "]").encode()
+            yield f"{head}{json.dumps(key)}: ".encode()
+            yield from (piece.encode() for piece in _listed(value))
         else:
             yield f"{head}{json.dumps(key)}: {json.dumps(value)}".encode()
         head = ", "
     yield ("}" if doc else "{}").encode() + b"\n"
+
+
+def _listed(items: Iterator) -> Iterator[str]:
+    """A JSON list of `items`, in parts: plain items a thousand at a time, an item holding Text piece by piece."""
+    def parts() -> Iterator[Iterable[str]]:
+        batch: list[str] = []
+        for item in items:
+            if isinstance(item, list) and any(isinstance(v, Text) for v in item):
+                if batch:
+                    yield (", ".join(batch),)
+                    batch = []
+                yield _streamed(item)
+            else:
+                batch.append(json.dumps(item))
+                if len(batch) == 1000:
+                    yield (", ".join(batch),)
+                    batch = []
+        if batch:
+            yield (", ".join(batch),)
+
+    yield "["
+    for n, part in enumerate(parts()):
+        if n:
+            yield ", "
+        yield from part
+    yield "]"
 
 
 def run_state(m: Migration) -> dict[str, Iterator[bytes]]:

@@ -25,6 +25,8 @@ class Packed(Sequence):
     """Findings in compressed blocks, in the order added; `add` and `extend` only at the end."""
 
     __slots__ = ("_blocks", "_rows")
+    fields = staticmethod(finding_fields)  # an item as the plain tuple packed (a subclass may pack other items)
+    made = staticmethod(finding_from_fields)  # the item again from its tuple
 
     def __init__(self, findings: Iterable[Finding] = ()):
         self._blocks: list[bytes] = []
@@ -32,7 +34,7 @@ class Packed(Sequence):
         self.extend(findings)
 
     def add(self, f: Finding) -> None:
-        self._rows.append(finding_fields(f))
+        self._rows.append(self.fields(f))
         if len(self._rows) == BLOCK:
             self._blocks.append(zlib.compress(marshal.dumps(self._rows), 1))
             self._rows = []
@@ -48,12 +50,19 @@ class Packed(Sequence):
         for i in range(len(blocks)):
             block, blocks[i] = blocks[i], b""
             for row in marshal.loads(zlib.decompress(block)):
-                yield finding_from_fields(row)
+                yield self.made(row)
         for row in rows:
-            yield finding_from_fields(row)
+            yield self.made(row)
 
     def __len__(self) -> int:
         return len(self._blocks) * BLOCK + len(self._rows)
+
+    def between(self, start: int, end: int) -> Iterator:
+        """The items [start, end), in order, one block decoded at a time."""
+        for i in range(start // BLOCK, (end - 1) // BLOCK + 1 if end > start else 0):
+            rows = self._block(i)
+            for row in rows[max(start - i * BLOCK, 0):end - i * BLOCK]:
+                yield self.made(row)
 
     def _block(self, i: int) -> list:
         return marshal.loads(zlib.decompress(self._blocks[i])) if i < len(self._blocks) else self._rows
@@ -61,7 +70,7 @@ class Packed(Sequence):
     def __iter__(self) -> Iterator[Finding]:
         for i in range(len(self._blocks) + 1):
             for row in self._block(i):
-                yield finding_from_fields(row)
+                yield self.made(row)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -70,7 +79,7 @@ class Packed(Sequence):
         if not -n <= i < n:
             raise IndexError("finding index out of range")
         i %= n
-        return finding_from_fields(self._block(i // BLOCK)[i % BLOCK])
+        return self.made(self._block(i // BLOCK)[i % BLOCK])
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, (tuple, Packed)):

@@ -11,15 +11,10 @@ from migrate import effort as effort_model
 from migrate.cpp import ptx
 from migrate.linediff import LineDiff
 from migrate.model import BuildResult, MigrationResult, Severity
+from migrate.report.listing import Gathered
 from migrate.report.model import Build, Every, FileDiff, FileEntry, Migration, Stored, UnitRow
 from migrate.stages.report import CONVERSION, HAZARD, NOTE, UNSUPPORTED, WARNING, section
 from migrate.verify.diagnostics import error_key, first_error
-
-
-def order(s: Stored) -> tuple:
-    """The order findings are listed in: path, line, column, code."""
-    f = s.finding
-    return (f.span.path, f.span.line, f.span.column, f.code)
 
 
 def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int], tuple[FileDiff, ...]]:
@@ -37,23 +32,21 @@ def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int
     return changed, tuple(diffs)
 
 
-def parts(every: Iterable[Stored]) -> tuple[Counter, Counter, dict[str, list[Stored]]]:
+def parts(every: Iterable[Stored]) -> tuple[Counter, Counter, dict[str, Sequence[Stored]]]:
     """The findings by code, the conversions by API family, and the findings of every other section in path, line,
-    column and code order, in one reading of `every`. Conversions are only counted: a huge generated file has
-    hundreds of thousands of them."""
+    column and code order (migrate/report/listing.py), in one reading of `every`. Conversions are only counted: a
+    huge generated file has hundreds of thousands of them."""
     by_code: Counter = Counter()
     families: Counter = Counter()
-    out: dict[str, list[Stored]] = {UNSUPPORTED: [], HAZARD: [], WARNING: [], NOTE: []}
+    out = {UNSUPPORTED: Gathered(), HAZARD: Gathered(), WARNING: Gathered(), NOTE: Gathered()}
     for s in every:
         by_code[s.finding.code] += 1
         where = section(s.finding)
         if where == CONVERSION:
             families[s.finding.family or "other"] += 1
         elif where is not None:
-            out[where].append(s)
-    for listed in out.values():
-        listed.sort(key=order)
-    return by_code, families, out
+            out[where].add(s)
+    return by_code, families, {where: gathered.listed() for where, gathered in out.items()}
 
 
 def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
@@ -73,8 +66,8 @@ def from_findings(every: Sequence[Stored], **fields) -> Migration:
     """A Migration whose counts and sections are worked out from `every` (also what reading the state does)."""
     by_code, conversions, split = parts(every)
     return Migration(conversions=dict(sorted(conversions.items())), by_code=dict(sorted(by_code.items())),
-                     unsupported=tuple(split[UNSUPPORTED]), hazards=tuple(split[HAZARD]),
-                     warnings=tuple(split[WARNING]), notes=tuple(split[NOTE]), every=every, **fields)
+                     unsupported=split[UNSUPPORTED], hazards=split[HAZARD], warnings=split[WARNING],
+                     notes=split[NOTE], every=every, **fields)
 
 
 def build(result: BuildResult) -> Build:

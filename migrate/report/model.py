@@ -17,6 +17,7 @@ from migrate.effort import Effort, FileEffort
 from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
 from migrate.packed import Packed, same_items
+from migrate.wire import finding_fields, finding_from_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,37 @@ class Every(Sequence):
         return same_items(self, other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class Listed(Packed):
+    """A report section of many findings (a generated file's warnings), in listing order: each Stored packed with its
+    fingerprint (migrate/packed.py) and made again when read. A section of few is a tuple of Stored."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def fields(s: Stored) -> tuple:
+        return finding_fields(s.finding), s.fingerprint
+
+    @staticmethod
+    def made(row) -> Stored:
+        return Stored(finding_from_fields(row[0]), intern(row[1]))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, (tuple, Listed)):
+            return NotImplemented
+        return same_items(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other) -> tuple[Stored, ...]:
+        return (*self, *other)
+
+    def __radd__(self, other) -> tuple[Stored, ...]:
+        return (*other, *self)
+
+    def __repr__(self) -> str:
+        return f"Listed({len(self)} findings)"
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ Rule codes (CPP, HAZ, PY, BLD0xx-2xx) come from the rule classes, MAP codes from
 the compiler-diagnostic causes (migrate/verify/diagnostics.py), PRF from the kernel diff
 (migrate/kernels/findings.py) and CHK001 from the suppression check; the codes
 that no rule class carries (problems with the input, an engine's messages, the compile check's own) are written
-here. `hipmigrate rules CODE` explains any of them, and scripts/gen_rule_docs.py writes the README's rule list and
-docs/rules/ from this table.
+here. `hipmigrate rules CODE` explains any of them, and scripts/gen_rule_docs.py writes the list of codes in
+docs/codes.md and docs/rules/ from this table.
 """
 from __future__ import annotations
 

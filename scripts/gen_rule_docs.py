@@ -3,7 +3,7 @@
     python scripts/gen_rule_docs.py [--check]
 
 writes docs/rules/CODE.md (a page per code: its title, kind, severity, fix, where it is defined, its documentation
-and, for a rule, its examples) and the list of codes in README.md between the two `codes` markers. `--check` writes
+and, for a rule, its examples) and the list of codes in docs/codes.md between the two `codes` markers. `--check` writes
 nothing and exits 1, naming the files that are not current (tests/test_rule_docs.py runs the same comparison).
 """
 from __future__ import annotations
@@ -82,15 +82,15 @@ def page(entry: Code, packs) -> str:
         lines += examples(entry.rule)
     if entry.source == "pack":
         lines += pack_rows(entry, packs)
-    lines += ["", "[Every code](../../README.md#codes)"]
+    lines += ["", "[Every code](../codes.md)"]
     return "\n".join(lines) + "\n"
 
 
-def readme_block(table: dict[str, Code]) -> str:
+def codes_block(table: dict[str, Code]) -> str:
     lines = [BEGIN, "", "| code | kind | severity | fix | title |", "|---|---|---|---|---|"]
     for entry in table.values():
         title = entry.title.replace("|", "\\|")
-        lines.append(f"| [{entry.code}](docs/rules/{entry.code}.md) | {entry.kind.value} | {entry.severity.label} | "
+        lines.append(f"| [{entry.code}](rules/{entry.code}.md) | {entry.kind.value} | {entry.severity.label} | "
                      f"{fix_of(entry)} | {title} |")
     return "\n".join(lines + ["", END])
 
@@ -100,9 +100,9 @@ def generated() -> dict[Path, str]:
     packs = default_packs()
     table = code_table(default_registry(), packs)
     out = {ROOT / "docs" / "rules" / f"{code}.md": page(entry, packs) for code, entry in table.items()}
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start, end = readme.index(BEGIN), readme.index(END) + len(END)
-    out[ROOT / "README.md"] = readme[:start] + readme_block(table) + readme[end:]
+    codes = (ROOT / "docs" / "codes.md").read_text(encoding="utf-8")
+    start, end = codes.index(BEGIN), codes.index(END) + len(END)
+    out[ROOT / "docs" / "codes.md"] = codes[:start] + codes_block(table) + codes[end:]
     return out
 
 
@@ -130,7 +130,7 @@ def main() -> int:
     for path, text in want.items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-    print(f"{len(want) - 1} pages in docs/rules/ and the list of codes in README.md")
+    print(f"{len(want) - 1} pages in docs/rules/ and the list of codes in docs/codes.md")
     return 0
 
 

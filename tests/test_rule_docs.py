@@ -1,4 +1,4 @@
-"""docs/rules/ and the README's list of codes are what scripts/gen_rule_docs.py makes from the code table."""
+"""docs/rules/ and the list of codes in docs/codes.md are what scripts/gen_rule_docs.py makes from the code table."""
 from tests.helpers import ROOT, load_script
 
 
@@ -14,5 +14,5 @@ def test_a_page_shows_the_rule_and_its_examples(monkeypatch):
                            "| cpp | info | safe | [rules/cpp/register_storage_class.py](../../rules/cpp/"
                            "register_storage_class.py) |\n")
     assert "\n## Examples\n\nFlagged:\n\n```cuda\n" in page
-    assert "| [INP001](docs/rules/INP001.md) | input | warning | - | a file that does not parse cleanly |\n" in \
-        (ROOT / "README.md").read_text()
+    assert "| [INP001](rules/INP001.md) | input | warning | - | a file that does not parse cleanly |\n" in \
+        (ROOT / "docs" / "codes.md").read_text()

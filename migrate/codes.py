@@ -31,7 +31,7 @@ def _input(code: str, title: str, doc: str, severity: Severity = Severity.WARNIN
     return Code(code, title, RuleKind.INPUT, severity, doc)
 
 
-# the codes no rule class carries; exit statuses in README.md, "Commands"
+# the codes no rule class carries; exit statuses in docs/commands.md, "Exit status"
 ENGINE_CODES = (
     _input("INP001", "a file that does not parse cleanly",
            "The parser of its language (tree-sitter, libcst) met a syntax error. A file that does not parse at all "

@@ -1,5 +1,5 @@
 """The errors every layer raises and the exit status of each kind, which the CLI's one guard
-(migrate/commands/guard.py) and the commands apply (README, "Exit status").
+(migrate/commands/guard.py) and the commands apply (docs/commands.md, "Exit status").
 
 - a usage error (bad arguments, a bad tree, a broken pack, a missing engine or benchmark file): `UsageError` and
   its subclasses, raised anywhere; exit status USAGE (2) with the message, which says what to do;

@@ -1,4 +1,4 @@
-"""What every command does with errors and interrupts: a message on stderr and the exit status the README lists.
+"""What every command does with errors and interrupts: a message on stderr and the exit status docs/commands.md lists.
 
 2: a usage error (migrate.errors.UsageError: bad arguments, a bad tree, a broken pack, a missing engine), or an
 internal error (a bug in hipmigrate: its traceback, then one line naming where it was raised). 128 + N: interrupted

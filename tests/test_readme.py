@@ -1,6 +1,7 @@
 """The README's two commands: the test command is exactly what .ci/run runs, and the install-and-migrate
 command works in a fresh virtual environment (a real `pip install .`, not the editable checkout); the packages
-it installs."""
+it installs. The README stays a landing page (200 lines at most), and every relative link of it, of docs/ and of
+benchmarks/README.md resolves."""
 import re
 import shutil
 import subprocess
@@ -70,3 +71,45 @@ def test_rules_are_the_package_migrate_rules_in_a_checkout_too():
     assert all(r.__module__.startswith("migrate.rules.") for r in rules)
     assert {sys.modules[r.__module__].__file__ for r in rules} == {
         str(ROOT / "migrate" / p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.py") if not p.name.startswith("_")}
+
+
+DOCS = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def without_code(text: str) -> str:
+    """The text outside fenced code blocks and inline code spans."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors GitHub makes of a page's headings: lower case, punctuation but - and _ dropped, spaces as -."""
+    out: set[str] = set()
+    for heading in re.findall(r"^#+ (.*)$", re.sub(r"^```.*?^```", "", path.read_text(), flags=re.S | re.M), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        n = 0
+        while (slug if n == 0 else f"{slug}-{n}") in out:
+            n += 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def test_readme_is_a_landing_page():
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 200
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_resolves(page):
+    """Every relative link of the README and of docs/ names a file or folder that exists, and a #fragment names a
+    heading of its page."""
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", without_code(page.read_text())):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, fragment = target.partition("#")
+        path = (page.parent / file).resolve() if file else page
+        if not path.exists():
+            broken.append(target)
+        elif fragment and path.suffix == ".md" and fragment not in anchors(path):
+            broken.append(target)
+    assert broken == []

@@ -18,7 +18,7 @@ from migrate import __version__, api, errors, formats
 from migrate.commands import guard
 from migrate.commands.shared import jobs_option, suppressions_option
 from migrate.commands.output import emit, output_format
-from migrate.options import Options, default_jobs
+from migrate.options import MAX_FILE_SIZE, Options, default_jobs
 from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.stages import write
@@ -42,8 +42,12 @@ def common(f):
                      help="Python: rewrite to device-agnostic torch APIs (torch.Stream, torch.Event, torch.accelerator)."),
         click.option("--exclude", multiple=True, metavar="PATTERN", help="gitignore-style pattern to leave out (repeatable)."),
         jobs_option("Worker processes"),
-        click.option("--max-file-size", type=click.IntRange(1), default=64 * 1024 * 1024, show_default=True,
-                     help="Bytes above which a source file is copied unchanged."),
+        click.option("--max-file-size", type=click.IntRange(1), default=MAX_FILE_SIZE, show_default=True,
+                     help="Bytes up to which a file is fully analysed; a C++ file above it is renamed only (INP011), "
+                          "any other file copied unchanged (INP005)."),
+        click.option("--over-size", type=click.Choice(["rename", "copy"]), default="rename", show_default=True,
+                     help="A C++ file over --max-file-size: rename its CUDA names and headers only, or copy it "
+                          "unchanged (INP005)."),
         output_format("migration"),
         click.option("--no-progress", is_flag=True, help="No progress bar."),
         suppressions_option,
@@ -63,7 +67,7 @@ def make_options(kw: dict) -> Options:
     return Options(hip_version=kw["hip_version"], engine=kw["engine"], launch_syntax=kw["launch_syntax"],
                    translate_comments=kw["translate_comments"], unsafe_fixes=kw["unsafe_fixes"], portable=kw["portable"],
                    exclude=tuple(kw["exclude"]), jobs=kw["jobs"] or default_jobs(), max_file_size=kw["max_file_size"],
-                   suppressions=not kw["no_suppressions"], **extra)
+                   over_size=kw["over_size"], suppressions=not kw["no_suppressions"], **extra)
 
 
 def progress_factory(kw: dict):

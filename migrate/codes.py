@@ -48,6 +48,11 @@ ENGINE_CODES = (
            "unchanged. Fix its permissions, or remove it from the tree.", Severity.ERROR),
     _input("INP005", "a file over --max-file-size",
            "It is copied unchanged. Raise --max-file-size to migrate it."),
+    _input("INP011", "a C++ file over --max-file-size, renamed only",
+           "Past the size limit of full analysis (4 MiB by default), a C++ file goes through one linear pass: the "
+           "CUDA names and headers the mapping packs know are renamed, and nothing else runs (no rule, no hazard "
+           "check, no tree). Raise --max-file-size to analyse it, or give --over-size copy to copy such files "
+           "unchanged (INP005)."),
     _input("INP006", "a symbolic link that does not resolve",
            "A loop or a missing target: copied as a link, not migrated. Fix or remove the link."),
     _input("INP007", "a fix that overlaps another fix",

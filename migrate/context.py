@@ -13,7 +13,6 @@ from migrate.packs import Packs, version_tuple
 
 class FileContext:
     parser = "tree-sitter"  # named in parse-error messages
-    tables: tuple[str, ...] = ("line_starts",)  # what `release` lets go of
 
     def __init__(self, path: str, data: bytes, options: Options, packs: Packs, target: str):
         self.path = path
@@ -45,12 +44,6 @@ class FileContext:
         starts = array("i" if len(self.data) < 2**31 else "q", [0])
         starts.extend(m.end() for m in re.finditer(b"\n", self.data))
         return starts
-
-    def release(self) -> None:
-        """Let go of the tables the rules read (lines, commands), once they have run and the parse errors are known:
-        a huge file's output is made without them (they are made again if read)."""
-        for name in self.tables:
-            self.__dict__.pop(name, None)
 
     def span(self, start: int, end: int) -> Span:
         line = bisect.bisect_right(self.line_starts, start)

@@ -31,11 +31,6 @@ def input_finding(path: str, code: str, message: str, line: int = 1, column: int
     return Finding(code, RuleKind.INPUT, severity, message, Span(path, 0, 0, line, column))
 
 
-def is_input_finding(f: Finding) -> bool:
-    """A finding about the input (INP...): its span is the file's start, its line says where."""
-    return f.code.startswith("INP") and f.span.start == f.span.end == 0
-
-
 def _at(places: tuple[str, ...]) -> str:
     return "(at " + ", ".join(places) + ")"
 
@@ -46,11 +41,6 @@ def parse_problem(ctx: FileContext, where: list[tuple[int, int]], said: str, aft
     places = tuple(f"{line}:{col}" for line, col in where)
     f = input_finding(ctx.path, "INP001", f"{ctx.parser} {said} {_at(places)}{after}", *where[0])
     return replace(f, detail=places)
-
-
-def with_places(f: Finding, places: tuple[str, ...]) -> Finding:
-    """INP001 `f` saying other places (moved, or gathered from the pieces of a file)."""
-    return replace(f, message=f.message.replace(_at(f.detail), _at(places), 1), detail=places)
 
 
 def _copied_unchanged(ctx: FileContext, where: list[tuple[int, int]]) -> Finding:
@@ -113,9 +103,7 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
 
 def settle(findings: list[Finding], applied: set[int], result: Applied, held: set[int]) -> None:
     """Each fix with its outcome, in place: applied (`applied`: ids), suppressed (`held`), left out for overlapping
-    the fix of `result.overlapped`, else skipped by the fix policy. Each finding is replaced in the list, so that the
-    old one is let go at once when nothing else holds it (a file with hundreds of thousands of fixes held them all
-    twice)."""
+    the fix of `result.overlapped`, else skipped by the fix policy."""
     overlapped = {id(c): o.code for c, o in zip(result.conflicts, result.overlapped)}
     for i, f in enumerate(findings):
         if f.fix is not None:
@@ -130,8 +118,7 @@ def settle(findings: list[Finding], applied: set[int], result: Applied, held: se
 
 
 def with_outcome(f: Finding, outcome: Outcome, overlaps: str = "") -> Finding:
-    """`f` with its fix's outcome (made directly: dataclasses.replace is three times slower, and a large run settles
-    tens of thousands of fixes)."""
+    """`f` with its fix's outcome (made directly: dataclasses.replace is three times slower)."""
     x = f.fix
     fix = Fix(x.title, x.edits, x.applicability, outcome, overlaps)
     return Finding(f.code, f.kind, f.severity, f.message, f.span, fix, f.family, f.matched, f.detail)
@@ -140,9 +127,11 @@ def with_outcome(f: Finding, outcome: Outcome, overlaps: str = "") -> Finding:
 def one_per_site(findings: list[Finding]) -> list[Finding]:
     """A rule's findings with the same code, line and message are one finding (two `/usr/local/cuda/lib64` on a
     Makefile line, one tile declared and made on one line): the first, carrying every edit of the others when all of
-    them are fixes of the same kind. Counts, the effort estimate and `check` then see one site once."""
+    them are fixes of the same kind. Counts, the effort estimate and `check` then see one site once. The edits of a
+    site are gathered first and sorted once, so that a line with thousands of repeats stays linear."""
     out: list[Finding] = []
     first: dict[tuple, int] = {}
+    more: dict[int, list[Edit]] = {}  # index in `out` -> the edits of its repeats
     for f in findings:
         key = (f.code, f.span.path, f.span.line, f.message)
         i = first.get(key)
@@ -155,8 +144,11 @@ def one_per_site(findings: list[Finding]) -> list[Finding]:
             out.append(f)  # one fixed and one not, or fixes of other grades: both stay
             continue
         if kept.fix is not None:
-            edits = tuple(sorted({*kept.fix.edits, *f.fix.edits}, key=lambda e: (e.start, e.end)))
-            out[i] = replace(kept, fix=replace(kept.fix, edits=edits))
+            more.setdefault(i, []).extend(f.fix.edits)
+    for i, edits in more.items():
+        kept = out[i]
+        merged = tuple(sorted({*kept.fix.edits, *edits}, key=lambda e: (e.start, e.end)))
+        out[i] = replace(kept, fix=replace(kept.fix, edits=merged))
     return out
 
 
@@ -165,18 +157,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     """Every rule's findings; the allowed fixes applied (overlaps reported as INP007) but those of findings an inline
     suppression covers; parse problems reported as INP001. `extra_edits` may add layout edits computed from the
     applied ones. The findings are all returned, each fix with its outcome; migrate/stages/rewrite.py sets the
-    suppressed ones apart. A context that is `streamed` (build files) runs in migrate/streamed.py, with the same
-    results."""
-    if getattr(ctx, "streamed", False):
-        from migrate import streamed  # which builds on this module
-
-        return streamed.run_rules(ctx, rules, what, extra_edits)
-    return run_rules_on_objects(ctx, rules, what=what, extra_edits=extra_edits)
-
-
-def run_rules_on_objects(ctx: FileContext, rules, *, what: str, extra_edits=None) -> Translation:
-    """run_rules with every finding held as an object: for Python and deployment files, which may run to a fixed
-    point, and C++ (whose huge files are cut in pieces)."""
+    suppressed ones apart."""
     findings: list[Finding] = []
     where = ctx.parse_errors() if getattr(ctx, "all_or_nothing", False) else []
     if where:
@@ -196,7 +177,6 @@ def run_rules_on_objects(ctx: FileContext, rules, *, what: str, extra_edits=None
     if extra:
         output = splice(ctx.data, sorted([*result.edits, *extra], key=lambda e: (e.start, e.end > e.start)))
     applied = {id(f) for f in result.applied}
-    result = replace(result, applied=())  # the findings it held are let go as they are settled
     settle(findings, applied, result, held)
     for f in result.conflicts:
         findings.append(input_finding(ctx.path, "INP007", f"{f.code} fix not applied: it overlaps another fix here; "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -123,7 +123,7 @@ class FileStatus(enum.Enum):
 class FileResult:
     path: str  # relative to the source root, with forward slashes
     status: FileStatus
-    findings: Sequence[Finding] = ()  # a tuple, or packed when there are many (migrate/packed.py)
+    findings: tuple[Finding, ...] = ()
     old: bytes | None = None
     new: bytes | None = None
     lines: int = 0
@@ -147,7 +147,7 @@ class MigrationResult:
 
     @property
     def findings(self) -> Iterator[Finding]:
-        """Every file's findings in turn, made as they are read (a file's may be packed: migrate/packed.py)."""
+        """Every file's findings in turn."""
         return (f for r in self.files for f in r.findings)
 
     @property

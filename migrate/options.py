@@ -10,6 +10,11 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+# Full analysis up to 4 MiB: the largest hand-written CUDA files in wide use are about 240 KB, the largest CMake files
+# of very large projects under 100 KB; a file past 4 MiB is generated (docs/engine.md, "Size policy").
+MAX_FILE_SIZE = 4 * 1024 * 1024
+
+
 @dataclass(frozen=True)
 class Options:
     hip_version: str = ""  # target HIP version "major.minor"; "" = the installed hipcc's, else the newest known
@@ -20,7 +25,8 @@ class Options:
     unsafe_fixes: bool = False
     exclude: tuple[str, ...] = ()
     jobs: int = 1
-    max_file_size: int = 64 * 1024 * 1024
+    max_file_size: int = MAX_FILE_SIZE  # full analysis up to here; above it the size policy (migrate/stages/rewrite.py)
+    over_size: str = "rename"  # a C++ file over max_file_size: rename (names and headers only) | copy (INP005)
     suppressions: bool = True  # honour `hipmigrate: ignore[...]` comments (migrate/suppress.py); False: --no-suppressions
     offload_arch: tuple[str, ...] = ()  # AMD targets written into build files; () = the target HIP's defaults
     project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers

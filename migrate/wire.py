@@ -36,15 +36,12 @@ def finding_from_fields(t) -> Finding:
 
 
 def pack(r: FileResult) -> tuple:
-    from migrate.packed import Packed  # a file's packed findings travel packed
-
-    found = r.findings if isinstance(r.findings, Packed) else [finding_fields(f) for f in r.findings]
-    return (r.path, r.status.value, found, r.old, r.new, r.lines,
+    return (r.path, r.status.value, [finding_fields(f) for f in r.findings], r.old, r.new, r.lines,
             [finding_fields(f) for f in r.suppressed], [finding_fields(f) for f in r.unused])
 
 
 def unpack(t: tuple) -> FileResult:
     path, status, findings, old, new, lines, suppressed, unused = t
-    found = tuple([finding_from_fields(f) for f in findings]) if isinstance(findings, list) else findings  # Packed
+    found = tuple([finding_from_fields(f) for f in findings])
     set_apart, idle = (tuple([finding_from_fields(f) for f in group]) for group in (suppressed, unused))
     return FileResult(path, _STATUS[status], found, old, new, lines, set_apart, idle)

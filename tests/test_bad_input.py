@@ -52,24 +52,34 @@ def test_unparsable_code_is_migrated_where_possible_with_location(tmp_path):
     assert (tmp_path / "out" / "bad.cu").read_text() == "#include <hip/hip_runtime.h>\nvoid f( {\n  hipFree(p);\n"
 
 
-@pytest.mark.slow
-def test_huge_generated_file_is_migrated(tmp_path):
+def test_huge_generated_file_is_renamed_only(tmp_path):
+    """Past the 4 MiB limit of full analysis, the size policy: names and headers renamed, INP011 says what did not
+    run."""
     unit = "void f{i}(float** p) {{ cudaMalloc(p, {i}); cudaFree(*p); }}\n"
     text = "#include <cuda_runtime.h>\n" + "".join(unit.format(i=i) for i in range(400_000))
     assert len(text) > 20_000_000
     src = write_tree(tmp_path / "src", {"huge.cu": text})
-    assert cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2").exit_code == 0
+    result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert (f"huge.cu:1:1: INP011 {len(text)} bytes is over the 4194304-byte limit of full analysis: only CUDA names "
+            "and headers were renamed (800000 names, 1 include lines)") in result.stdout.replace("\n", " ")
     out = (tmp_path / "out" / "huge.cu").read_text()
     assert out == text.replace("cudaMalloc", "hipMalloc").replace("cudaFree", "hipFree").replace(
         "cuda_runtime.h", "hip/hip_runtime.h")
 
 
-def test_file_over_the_size_limit_is_copied_with_a_message(tmp_path):
-    src = write_tree(tmp_path / "src", {"big.cu": CALL * 10})
-    result = cli("run", src, "--out", tmp_path / "out", "--max-file-size", "100")
+def test_file_over_the_size_limit_is_renamed_only_or_copied(tmp_path):
+    src = write_tree(tmp_path / "src", {"big.cu": CALL * 10, "CMakeLists.txt": "project(p CUDA)\n" * 10})
+    result = cli("run", src, "--out", tmp_path / "out", "--max-file-size", "100", "--hip-version", "6.2")
+    assert result.exit_code == 1
+    assert "big.cu:1:1: INP011" in result.stdout and "CMakeLists.txt:1:1: INP005" in result.stdout
+    assert (tmp_path / "out" / "big.cu").read_text() == "#include <hip/hip_runtime.h>\n" + CALL.replace(
+        "cudaMalloc", "hipMalloc") * 10
+    assert (tmp_path / "out" / "CMakeLists.txt").read_text() == "project(p CUDA)\n" * 10
+    result = cli("run", src, "--out", tmp_path / "copy", "--max-file-size", "100", "--over-size", "copy")
     assert result.exit_code == 1
     assert "big.cu:1:1: INP005" in result.stdout and "raise --max-file-size" in result.stdout
-    assert (tmp_path / "out" / "big.cu").read_text() == CALL * 10
+    assert (tmp_path / "copy" / "big.cu").read_text() == CALL * 10
 
 
 def test_symlink_loop_is_kept_as_a_link_and_reported(tmp_path):

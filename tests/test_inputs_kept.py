@@ -63,7 +63,7 @@ def test_an_unreadable_folder_is_reported_by_run_and_scan(tmp_path, in_git):
 
 @pytest.mark.parametrize("name,data,limit,code", [
     ("blob.cu", BLOB, [], "INP002"),
-    ("big.cu", CALL.encode() * 10, ["--max-file-size", "100"], "INP005"),
+    ("big.cu", CALL.encode() * 10, ["--max-file-size", "100", "--over-size", "copy"], "INP005"),
 ])
 def test_a_file_not_migrated_is_still_written_to_out_and_stdout(tmp_path, name, data, limit, code):
     src = write_tree(tmp_path, {name: data}) / name

@@ -7,11 +7,9 @@ continues, `#` starts a comment outside recipes, a recipe line starts with a tab
 from __future__ import annotations
 
 import re
-from array import array
 from dataclasses import dataclass
 from functools import cached_property
 
-from migrate.buildfiles.tables import OffsetTable
 from migrate.context import FileContext
 from migrate.edits import encoded
 from migrate.model import Edit
@@ -19,7 +17,6 @@ from migrate.model import Edit
 REF = re.compile(r"\$[({]([A-Za-z_][\w.-]*)[)}]")
 # make's blanks are ASCII ones: \s of a str pattern would also take \x1c-\x1f, which the byte patterns do not
 ASSIGN = re.compile(r"^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(\?=|:=|::=|\+=|!=|=)", re.ASCII)
-KINDS = ("recipe", "assign", "rule", "comment", "other")
 RUN = re.compile(rb"[^ \t\n\r#\\$]+")  # bytes that are a word's own outside references
 BLANKS = re.compile(rb"[ \t\n\r]+")
 NESTING = re.compile(rb"\$[({]|[)}]")  # what opens and closes references inside one
@@ -38,9 +35,7 @@ class Line:
     """A logical line: `start` (byte offset), `end` (end of its last physical line, before the newline), `kind`
     ("recipe", "assign", "rule", "comment", "other"), `variable` (the assigned variable), and, read from the file's
     bytes when first asked for, `words` (of the value for assignments, of the command for recipes, of the whole line
-    otherwise) and `text` (the line with continuations joined by a blank). Kept once made in a file under 256 KB, and
-    made afresh each time the lines of a larger one are read (`LineTable`), so that a huge Makefile's words are never
-    all held at once; do not change one."""
+    otherwise) and `text` (the line with continuations joined by a blank); do not change one."""
 
     __slots__ = ("data", "start", "end", "kind", "variable", "words_from", "_words", "_text")
 
@@ -119,63 +114,45 @@ def _reference_end(data: bytes, i: int, end: int) -> int:
     return end
 
 
-class LineTable(OffsetTable):
-    """A Makefile's logical lines, kept as offsets (start, end, where its words start or -1, its kind) and the
-    assigned names; each `Line` is made when read."""
+def logical_lines(data: bytes) -> tuple[Line, ...]:
+    """A Makefile's logical lines, in order."""
+    out: list[Line] = []
+    pos, n = 0, len(data)
+    while pos < n:
+        end = pos
+        while True:
+            nl = data.find(b"\n", end)
+            stop = n if nl < 0 else nl
+            body = stop - 1 if stop > end and data[stop - 1:stop] == b"\r" else stop
+            if body > end and data[body - 1:body] == b"\\" and nl >= 0:
+                end = nl + 1
+                continue
+            break
+        out.append(_line(data, pos, body))
+        pos = n if nl < 0 else nl + 1
+    return tuple(out)
 
-    def __init__(self, data: bytes):
-        self.data = data
-        code = "i" if len(data) < 2**31 else "q"
-        self.starts, self.ends, self.words_from = array(code), array(code), array(code)
-        self.kinds = bytearray()
-        self.variables: dict[int, str] = {}
-        pos, n = 0, len(data)
-        while pos < n:
-            end = pos
-            while True:
-                nl = data.find(b"\n", end)
-                stop = n if nl < 0 else nl
-                body = stop - 1 if stop > end and data[stop - 1:stop] == b"\r" else stop
-                if body > end and data[body - 1:body] == b"\\" and nl >= 0:
-                    end = nl + 1
-                    continue
-                break
-            self._add(pos, body)
-            pos = n if nl < 0 else nl + 1
 
-    def _add(self, start: int, end: int) -> None:
-        raw = self.data[start:end].decode("utf-8", "surrogateescape")
-        kind, words_from = "other", start
-        if raw.startswith("\t"):
-            kind, words_from = "recipe", start + 1
-        elif raw.lstrip().startswith("#") or not raw.strip():
-            kind, words_from = "comment" if raw.strip() else "other", -1
-        elif m := ASSIGN.match(raw):
-            kind, words_from = "assign", start + len(encoded(raw[:m.end()]))
-            self.variables[len(self.kinds)] = m.group(1)
-        elif re.match(r"^[^=#]*?:(?!=)", raw):
-            kind = "rule"
-        self.starts.append(start)
-        self.ends.append(end)
-        self.words_from.append(words_from)
-        self.kinds.append(KINDS.index(kind))
-
-    def __len__(self) -> int:
-        return len(self.kinds)
-
-    def _make(self, i: int) -> Line:
-        return Line(self.data, self.starts[i], self.ends[i], KINDS[self.kinds[i]], self.words_from[i],
-                    self.variables.get(i, ""))
+def _line(data: bytes, start: int, end: int) -> Line:
+    raw = data[start:end].decode("utf-8", "surrogateescape")
+    kind, words_from, variable = "other", start, ""
+    if raw.startswith("\t"):
+        kind, words_from = "recipe", start + 1
+    elif raw.lstrip().startswith("#") or not raw.strip():
+        kind, words_from = "comment" if raw.strip() else "other", -1
+    elif m := ASSIGN.match(raw):
+        kind, words_from, variable = "assign", start + len(encoded(raw[:m.end()])), m.group(1)
+    elif re.match(r"^[^=#]*?:(?!=)", raw):
+        kind = "rule"
+    return Line(data, start, end, kind, words_from, variable)
 
 
 class MakeContext(FileContext):
     kind = "make"
-    streamed = True  # its rules run with their findings packed as made (migrate/streamed.py)
-    tables = ("line_starts", "lines")
 
     @cached_property
-    def lines(self) -> LineTable:
-        return LineTable(self.data)
+    def lines(self) -> tuple[Line, ...]:
+        return logical_lines(self.data)
 
 
 def drop(data: bytes, floor: int, start: int, end: int) -> Edit:

@@ -255,8 +255,8 @@ def check(settings: Settings, cwd: Path | None = None, keep_results: bool = Fals
     options = Options(hip_version=target, unsafe_fixes=settings.unsafe_fixes, exclude=settings.exclude,
                       project_names=macros, jobs=settings.jobs, suppressions=settings.suppressions)
     salt = json.dumps([target, settings.unsafe_fixes, options.launch_syntax, options.translate_comments,
-                       options.portable, list(options.offload_arch), options.max_file_size, sorted(macros),
-                       options.suppressions])
+                       options.portable, list(options.offload_arch), options.max_file_size, options.over_size,
+                       sorted(macros), options.suppressions])
     cache = Cache(folder, content_digest(salt.encode())) if settings.cache else None
     stats = cache.stats if cache else Stats()
 

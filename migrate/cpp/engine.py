@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from migrate import newlines
-from migrate.cpp import continuations, pieces, platform
+from migrate.cpp import continuations, platform
 from migrate.cpp.context import CppContext
 from migrate.fixing import Translation, run_rules
 from migrate.model import Edit, Finding, RuleKind
 from migrate.options import Options
-from migrate.packed import compact
 from migrate.packs import Packs
 
 BOM = b"\xef\xbb\xbf"
@@ -20,20 +19,8 @@ def translate(path: str, data: bytes, options: Options, packs: Packs, target: st
     def run(text: bytes, edits: list[Edit]) -> Translation:
         return _translate(path, text, options, packs, target, rules, edits)
 
-    result = _in_pieces(body, run) or newlines.translated(body, run)
+    result = newlines.translated(body, run)
     return Translation(BOM + result.data, result.findings) if bom else result
-
-
-def _in_pieces(body: bytes, run) -> Translation | None:
-    """A huge file piece by piece (migrate.cpp.pieces), when it can be cut; None otherwise."""
-    if len(body) <= pieces.THRESHOLD or newlines.has_lone_cr(body):
-        return None
-
-    def run_piece(text: bytes) -> tuple[Translation, list[Edit]]:
-        edits: list[Edit] = []
-        return run(text, edits), edits
-
-    return pieces.translate(body, run_piece, pieces.PIECE)
 
 
 def _translate(path: str, body: bytes, options: Options, packs: Packs, target: str, rules,
@@ -61,5 +48,5 @@ def hip_compiled(data: bytes, findings: tuple[Finding, ...]) -> tuple[Finding, .
     skipped = platform.not_compiled(data)
     if not skipped:
         return findings
-    return compact(f for f in findings if f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)
+    return tuple(f for f in findings if f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)
                  or not platform.inside(skipped, f.span.start))

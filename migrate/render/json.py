@@ -6,8 +6,7 @@ import json
 from migrate import effort as effort_model
 from migrate.model import Finding
 from migrate.report import state
-from migrate.report.listing import order
-from migrate.report.model import Migration
+from migrate.report.model import Migration, order
 
 SCHEMA_VERSION = 1
 

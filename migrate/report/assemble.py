@@ -5,14 +5,13 @@ out again."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from migrate import effort as effort_model
 from migrate.cpp import ptx
 from migrate.linediff import LineDiff
 from migrate.model import BuildResult, MigrationResult, Severity
-from migrate.report.listing import Gathered
-from migrate.report.model import Build, Every, FileDiff, FileEntry, Migration, Stored, UnitRow
+from migrate.report.model import Build, FileDiff, FileEntry, Migration, Stored, UnitRow, order
 from migrate.stages.report import CONVERSION, HAZARD, NOTE, UNSUPPORTED, WARNING, section
 from migrate.verify.diagnostics import error_key, first_error
 
@@ -32,26 +31,26 @@ def file_diffs(result: MigrationResult, with_diffs: bool) -> tuple[dict[str, int
     return changed, tuple(diffs)
 
 
-def parts(every: Iterable[Stored]) -> tuple[Counter, Counter, dict[str, Sequence[Stored]]]:
+def parts(every: Iterable[Stored]) -> tuple[Counter, Counter, dict[str, tuple[Stored, ...]]]:
     """The findings by code, the conversions by API family, and the findings of every other section in path, line,
-    column and code order (migrate/report/listing.py), in one reading of `every`. Conversions are only counted: a
-    huge generated file has hundreds of thousands of them."""
+    column and code order (a stable sort of the engine's order), in one reading of `every`. Conversions are only
+    counted."""
     by_code: Counter = Counter()
     families: Counter = Counter()
-    out = {UNSUPPORTED: Gathered(), HAZARD: Gathered(), WARNING: Gathered(), NOTE: Gathered()}
+    out: dict[str, list[Stored]] = {UNSUPPORTED: [], HAZARD: [], WARNING: [], NOTE: []}
     for s in every:
         by_code[s.finding.code] += 1
         where = section(s.finding)
         if where == CONVERSION:
             families[s.finding.family or "other"] += 1
         elif where is not None:
-            out[where].add(s)
-    return by_code, families, {where: gathered.listed() for where, gathered in out.items()}
+            out[where].append(s)
+    return by_code, families, {where: tuple(sorted(found, key=order)) for where, found in out.items()}
 
 
 def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: bool = False) -> Migration:
     """The model of one migration; `with_diffs` adds each changed file's unified diff (what `run` keeps)."""
-    every = Every(r.findings for r in result.files)
+    every = tuple(Stored.of(f) for r in result.files for f in r.findings)
     changed, diffs = file_diffs(result, with_diffs)
     return from_findings(
         every, source=result.source, destination=result.destination, engine=result.engine.name,
@@ -62,7 +61,7 @@ def migration(result: MigrationResult, unsafe_fixes: bool = False, with_diffs: b
         suppressed=sum(len(r.suppressed) for r in result.files))
 
 
-def from_findings(every: Sequence[Stored], **fields) -> Migration:
+def from_findings(every: tuple[Stored, ...], **fields) -> Migration:
     """A Migration whose counts and sections are worked out from `every` (also what reading the state does)."""
     by_code, conversions, split = parts(every)
     return Migration(conversions=dict(sorted(conversions.items())), by_code=dict(sorted(by_code.items())),

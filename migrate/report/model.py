@@ -8,7 +8,7 @@ back from there by `hipmigrate report` (migrate.report.load).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from sys import intern
 
@@ -16,8 +16,6 @@ from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
 from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
-from migrate.packed import Packed, same_items
-from migrate.wire import finding_fields, finding_from_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,66 +37,10 @@ class Stored:
         return f"{s.path}:{s.line}:{s.column}"
 
 
-class Every(Sequence):
-    """Every finding of a migration as Stored: those of a file whose findings are packed (a file with many:
-    migrate/packed.py) made each time they are read, so that the report model does not hold them as objects; the
-    others made once."""
-
-    __slots__ = ("_groups",)
-
-    def __init__(self, groups: Iterable[Sequence[Finding]]):
-        self._groups = tuple(g if isinstance(g, Packed) else tuple(Stored.of(f) for f in g) for g in groups)
-
-    def __len__(self) -> int:
-        return sum(len(g) for g in self._groups)
-
-    def __iter__(self) -> Iterator[Stored]:
-        for group in self._groups:
-            if isinstance(group, Packed):
-                yield from (Stored.of(f) for f in group)
-            else:
-                yield from group
-
-    def __getitem__(self, i):
-        return tuple(self)[i]
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, (tuple, Every)):
-            return NotImplemented
-        return same_items(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class Listed(Packed):
-    """A report section of many findings (a generated file's warnings), in listing order: each Stored packed with its
-    fingerprint (migrate/packed.py) and made again when read. A section of few is a tuple of Stored."""
-
-    __slots__ = ()
-
-    @staticmethod
-    def fields(s: Stored) -> tuple:
-        return finding_fields(s.finding), s.fingerprint
-
-    @staticmethod
-    def made(row) -> Stored:
-        return Stored(finding_from_fields(row[0]), intern(row[1]))
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, (tuple, Listed)):
-            return NotImplemented
-        return same_items(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __add__(self, other) -> tuple[Stored, ...]:
-        return (*self, *other)
-
-    def __radd__(self, other) -> tuple[Stored, ...]:
-        return (*other, *self)
-
-    def __repr__(self) -> str:
-        return f"Listed({len(self)} findings)"
+def order(s: Stored) -> tuple:
+    """The order findings are listed in: path, line, column, code."""
+    f = s.finding
+    return (f.span.path, f.span.line, f.span.column, f.code)
 
 
 @dataclass(frozen=True)
@@ -162,7 +104,7 @@ class Migration:
     estimate: Effort | None  # the effort of every file read, and the total
     inline_asm: tuple[AsmSite, ...]
     diffs: tuple[FileDiff, ...]  # () when not asked for (scan)
-    every: Sequence[Stored] = ()  # every finding, the plain conversions included, in the engine's order (Every)
+    every: tuple[Stored, ...] = ()  # every finding, the plain conversions included, in the engine's order
     destination: str | None = None
     suppressed: int = 0  # findings set apart by `hipmigrate: ignore[...]` comments (not reported, not fixed)
 

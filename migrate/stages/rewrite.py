@@ -16,15 +16,14 @@ from typing import Callable
 
 from migrate.verify.linemap import LineMap
 from migrate.contexts import CONTEXTS
-from migrate.cpp import hipify_perl, token_diff
+from migrate.cpp import hipify_perl, rename_only, token_diff
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp.engine import recording, translate
-from migrate import heap, internal, interrupt, newlines, suppress, wire
+from migrate import internal, interrupt, newlines, suppress, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
                            Outcome, RuleKind, Severity, Span)
 from migrate.options import Options
-from migrate.packed import compact, joined
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
 from migrate.stages.scan import Inventory, SourceFile, copied_link
@@ -34,10 +33,12 @@ DEPTH = 5000  # frames of recursion the rules may take (Python's default is 1,00
 
 
 def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Finding]]:
-    """The file's bytes, or None with the reason when it must not go through the engine."""
+    """The file's bytes, or None with the reason when it must not go through the engine. A file over
+    --max-file-size is copied unchanged (INP005), but a C++ one, which is renamed only (migrate_file), unless
+    --over-size copy is given."""
     try:
         size = f.path.stat().st_size
-        if size > options.max_file_size:
+        if size > options.max_file_size and (f.kind != "cpp" or options.over_size == "copy"):
             return None, [input_finding(f.rel, "INP005", f"{size} bytes is over the {options.max_file_size}-byte limit: "
                                         "copied unchanged; raise --max-file-size to migrate it")]
         data = f.path.read_bytes()
@@ -58,8 +59,7 @@ def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Fin
 
 
 def first_bad_utf8(data: bytes, step: int = 1 << 20) -> int | None:
-    """Where `data` stops being UTF-8, None when it all is; decoded a megabyte at a time (a decoded copy of a huge
-    file took its size again, and a large block freed makes glibc keep later ones in the heap)."""
+    """Where `data` stops being UTF-8, None when it all is; decoded a megabyte at a time."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     view = memoryview(data)
     for at in range(0, len(data), step):
@@ -82,10 +82,14 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
         return FileResult(f.rel, FileStatus.SKIPPED, tuple(notes))
     packs = packs or default_packs()
     source = data if engine_output is None else engine_output
-    result = translate(f.rel, source, options, packs, target, _rules())
-    new = result.data
+    if len(data) > options.max_file_size:  # the size policy: renamed only (migrate/cpp/rename_only.py)
+        renamed = rename_only.rename(source, packs, target)
+        new, findings = renamed.data, (rename_only.finding(f.rel, len(data), options.max_file_size, renamed),)
+    else:
+        result = translate(f.rel, source, options, packs, target, _rules())
+        new, findings = result.data, result.findings
     status = FileStatus.MIGRATED if new != data else FileStatus.UNCHANGED
-    return FileResult(f.rel, status, joined(notes, result.findings), data, new, data.count(b"\n"))
+    return FileResult(f.rel, status, (*notes, *findings), data, new, data.count(b"\n"))
 
 
 def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResult:
@@ -103,7 +107,7 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
     result = newlines.translated(data, run)
     status = FileStatus.MIGRATED if result.data != data else FileStatus.UNCHANGED
-    return FileResult(f.rel, status, joined(notes, result.findings), data, result.data, data.count(b"\n"))
+    return FileResult(f.rel, status, (*notes, *result.findings), data, result.data, data.count(b"\n"))
 
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
@@ -123,7 +127,7 @@ def suppressed_apart(f: SourceFile, r: FileResult, options: Options) -> FileResu
     if not sups:
         return r
     split = suppress.apply(list(r.findings), sups)
-    return replace(r, findings=compact(split.kept), suppressed=split.suppressed, unused=split.unused)
+    return replace(r, findings=tuple(split.kept), suppressed=split.suppressed, unused=split.unused)
 
 
 def failed_file(f: SourceFile, options: Options, exc: Exception) -> FileResult:
@@ -148,9 +152,7 @@ def tuned():
     A run makes tens of thousands of small objects that live to its end (findings, edits, spans) and hold no
     cycles; at the default threshold the collector scans them again every 700 allocations, about 8% of a run's
     time. libcst's visitors and the tree walks take several frames per level of nesting, so code nested a few
-    hundred levels deep (generated expressions) needs more than 1,000 frames; beyond 5,000, INP010 reports it.
-    glibc's malloc is kept from growing its heap around large blocks (migrate/heap.py), for good."""
-    heap.hold_mmap_threshold()
+    hundred levels deep (generated expressions) needs more than 1,000 frames; beyond 5,000, INP010 reports it."""
     before, depth = gc.get_threshold(), sys.getrecursionlimit()
     gc.set_threshold(100_000, *before[1:])
     sys.setrecursionlimit(max(depth, DEPTH))

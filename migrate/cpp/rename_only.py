@@ -1,0 +1,81 @@
+"""A C++ file over the size limit (--max-file-size): renamed, not analysed.
+
+Full analysis builds a tree-sitter tree of about thirty times the file's size and runs every rule over it. A file
+past the limit (a generated kernel table, an amalgamation) instead goes through one linear pass over its tokens:
+identifiers that a mapping pack renames for the target release, and the headers of `#include` lines. Comments and
+string literals are left alone. No tree is made, no rule or hazard check runs, and one INP011 finding says so.
+Migrating the output again changes nothing: every name written is a HIP name, which no pack renames.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from migrate.fixing import input_finding
+from migrate.model import Finding, Severity
+from migrate.packs import Packs, version_tuple
+
+TOKENS = re.compile(rb"""
+    (?P<comment>//(?:\\\r?\n|[^\n])*|/\*.*?(?:\*/|\Z))
+  | (?P<raw>R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)")
+  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n]){1,8}')
+  | (?P<include>^[ \t]*\#[ \t]*include[ \t]*[<"](?P<header>[^>"\r\n]+)[>"])
+  | (?P<word>[A-Za-z_]\w*)
+""", re.M | re.S | re.X)
+RUNTIME = "hip/hip_runtime.h"
+
+
+@dataclass(frozen=True)
+class Renamed:
+    data: bytes
+    names: int  # identifiers renamed
+    headers: int  # include lines changed
+
+
+def rename(data: bytes, packs: Packs, target: str) -> Renamed:
+    """`data` with the packs' names and headers for HIP `target`, in one pass."""
+    key = version_tuple(target)
+    names = {m.cuda.encode(): m.hip.encode() for m in packs.names.values() if not m.newer_than(key)}
+    headers = {h.cuda.encode(): h.hip_for(key).encode() for h in packs.headers.values()}
+    out: list[bytes] = []
+    pos = renamed = included = 0
+    has_runtime = False
+    for m in TOKENS.finditer(data):
+        kind = m.lastgroup
+        if kind == "word":
+            new = names.get(m.group())
+            if new is None:
+                continue
+            out += [data[pos:m.start()], new]
+            pos = m.end()
+            renamed += 1
+        elif kind == "include":
+            header = m.group("header")
+            has_runtime = has_runtime or header == RUNTIME.encode()
+            new = headers.get(header)
+            if new is None:
+                continue
+            has_runtime = has_runtime or new == RUNTIME.encode()
+            out += [data[pos:m.start("header")], new] if new else [data[pos:m.start()]]
+            pos = m.end("header") if new else _line_end(data, m.end())
+            included += 1
+    out.append(data[pos:])
+    text = b"".join(out)
+    if renamed and not has_runtime:
+        newline = b"\r\n" if b"\r\n" in data[:65536] else b"\n"
+        text = b"#include <" + RUNTIME.encode() + b">" + newline + text
+    return Renamed(text, renamed, included)
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """Just past the end of the line holding `at` (its newline included)."""
+    nl = data.find(b"\n", at)
+    return len(data) if nl < 0 else nl + 1
+
+
+def finding(path: str, size: int, limit: int, result: Renamed) -> Finding:
+    """INP011: what was done to the file, and what was not."""
+    return input_finding(path, "INP011", f"{size} bytes is over the {limit}-byte limit of full analysis: only CUDA "
+                         f"names and headers were renamed ({result.names} names, {result.headers} include lines); no "
+                         "rule or hazard check ran; raise --max-file-size to analyse it, or give --over-size copy to "
+                         "copy such files unchanged", severity=Severity.WARNING)

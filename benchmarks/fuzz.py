@@ -400,14 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take before it is a hang")
     parser.add_argument("--save", type=Path, default=None, help="keep the first case of each failure signature here")
     parser.add_argument("--replay", type=Path, default=None, help="run one saved case again and print its failures")
-    parser.add_argument("--pieces", type=int, default=None, metavar="BYTES",
-                        help="migrate C++ files over BYTES in pieces of a quarter of that (as a file over 2 MB is), "
-                             "so that the small mutants exercise migrate/cpp/pieces.py")
     args = parser.parse_args(argv)
-    if args.pieces:
-        from migrate.cpp import pieces
-
-        pieces.THRESHOLD, pieces.PIECE = args.pieces, max(1, args.pieces // 4)
     if args.replay:
         found = replay(args.replay)
         print("\n".join(found) or "passes now")

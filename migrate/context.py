@@ -11,6 +11,11 @@ from migrate.options import Options
 from migrate.packs import Packs, version_tuple
 
 
+def newline_of(data: bytes) -> str:
+    """The line end a file uses: CRLF when its first 64 KiB hold one, else LF."""
+    return "\r\n" if b"\r\n" in data[:65536] else "\n"
+
+
 class FileContext:
     parser = "tree-sitter"  # named in parse-error messages
 
@@ -21,7 +26,7 @@ class FileContext:
         self.packs = packs
         self.target = target  # the HIP version migrated for, "major.minor"
         self.target_tuple = version_tuple(target)
-        self.newline = "\r\n" if b"\r\n" in data[:65536] else "\n"
+        self.newline = newline_of(data)
         self.memo: dict[str, object] = {}  # what helper modules work out once per file for several rules
 
     @cached_property

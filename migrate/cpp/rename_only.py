@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from migrate.context import newline_of
 from migrate.fixing import input_finding
 from migrate.model import Finding, Severity
 from migrate.packs import Packs, version_tuple
@@ -62,8 +63,7 @@ def rename(data: bytes, packs: Packs, target: str) -> Renamed:
     out.append(data[pos:])
     text = b"".join(out)
     if renamed and not has_runtime:
-        newline = b"\r\n" if b"\r\n" in data[:65536] else b"\n"
-        text = b"#include <" + RUNTIME.encode() + b">" + newline + text
+        text = f"#include <{RUNTIME}>{newline_of(data)}".encode() + text
     return Renamed(text, renamed, included)
 
 

@@ -1,6 +1,6 @@
 """The requirements and index URLs of `pip install` command lines in shell scripts, Dockerfile `RUN`/`CMD`/`ENTRYPOINT`
 instructions (shell form, or the command string of exec form with `sh -c`) and YAML `run:`/`script:`/`command:`
-scalars, with byte spans, in the same form as a requirements file's (migrate/deploy/dependencies.py), so the
+scalars, with byte spans, in the same form as a requirements file's (migrate/deploy/requirement.py), so the
 wheel rules (PY040-PY044) read `RUN pip install torch==2.3.1+cu121 --index-url .../whl/cu121` like a requirements
 file.
 
@@ -18,7 +18,7 @@ import re
 
 from migrate.deploy import yaml_shell
 from migrate.deploy.docker_shell import ShellText, shell_texts
-from migrate.deploy.dependencies import INDEX_OPTIONS, Dependency, IndexUrl, pep508
+from migrate.deploy.requirement import INDEX_OPTIONS, Dependency, IndexUrl, pep508
 
 # A pip install at the start of a command: the region's start, or after a separator (not `echo pip install`).
 PIP_INSTALL = re.compile(r"(?:^|(?<=[;&|(`\n]))[ \t]*(?:sudo\s+(?:-\S+\s+)*)?"

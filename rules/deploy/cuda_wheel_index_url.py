@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 
-from migrate.deploy.dependencies import IndexUrl, dependencies, pinned_torch
+from migrate.deploy.dependencies import dependencies, pinned_torch
 from migrate.deploy.env import env_sites
 from migrate.deploy.env_site import Access
+from migrate.deploy.requirement import IndexUrl
 from migrate.deploy.rocm_wheels import TORCH_FAMILY, cuda_segment, rocm_tag
 from migrate.model import Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid

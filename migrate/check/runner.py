@@ -16,10 +16,10 @@ from pathlib import Path
 from migrate.check import baseline as baseline_file
 from migrate.check import gitdiff
 from migrate.check.cache import Cache, Stats, content_digest, recall, remember, ruleset_version
-from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
 from migrate.check.selection import Selection
 from migrate import internal
+from migrate.config import ProjectConfig
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options, default_jobs
 from migrate.stages import scan

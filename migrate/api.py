@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from migrate import __version__, config
+from migrate.codes import code_table
 from migrate.cpp import hipify_perl, project_names
 from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
@@ -207,6 +208,11 @@ def registry():
 
 def packs():
     return default_packs()
+
+
+def codes() -> dict:
+    """Every code with its title and rule (migrate.codes.code_table): what renderers name codes by."""
+    return code_table(registry(), packs())
 
 
 def doctor(targets: tuple[str, ...] = (), probe=None, hipcc: str | None = None):

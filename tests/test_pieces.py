@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from migrate.cpp import engine, pieces
+from migrate import cpp_engine as engine
+from migrate.cpp import pieces
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry

@@ -18,7 +18,7 @@ from migrate.verify.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, token_diff
 from migrate.cpp.context import CppContext, candidates_for
-from migrate.cpp.engine import recording, translate
+from migrate.cpp_engine import recording, translate
 from migrate import heap, internal, interrupt, newlines, suppress, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,

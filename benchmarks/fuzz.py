@@ -16,7 +16,8 @@ faulthandler, names where it hung), rendered as text, JSON and a diff, and the o
 The signature of a failure is its class and where it happened (`exception ValueError at rules/cpp/x.py:47`,
 `not idempotent: CPP002 (cpp)`), so that one defect found a thousand times counts once. --save keeps the first case
 of each signature (its files, options and what was found) for replaying with `--replay DIR/N`.
-`tests/test_fuzz.py` runs a short seeded run of this harness in CI.
+`tests/test_fuzz.py` runs a short seeded run of this harness in CI. The cases are made in fuzz_cases.py and checked in
+fuzz_check.py; this module runs them, watches the worker and counts.
 """
 from __future__ import annotations
 
@@ -38,35 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-RELEASES = ("5.2", "5.7", "6.2", "6.4", "7.0")
-MAX_SIZE = 256 * 1024
-UNTOUCHED = "NOTES.txt"
-UNTOUCHED_DATA = b"cudaMalloc and <<<grid, block>>> in a file no rule reads\r\n\xff\xfe\x00 binary tail\n"
-REPLACEMENT = "\ufffd".encode()  # what decoding bytes that are not UTF-8 with errors="replace" leaves
-NOT_CLEAN = {"INP001", "INP002", "INP007", "INP008", "INP010"}
-# Fragments a mutation inserts: the tokens rules and parsers care about, and the bytes that break naive code.
-TOKENS = [
-    b"<<<", b">>>", b"<<<1, 1>>>", b"#include <cuda_runtime.h>\n", b"#include \"hip/hip_runtime.h\"\n",
-    b"#if defined(USE_ROCM)\n", b"#ifdef __CUDA_ARCH__\n", b"#else\n", b"#endif\n", b"#define M(x) cudaFree(x)\n",
-    b"\\\n", b"// comment \\\n", b"/*", b"*/", b"\"", b"'", b"{", b"}", b"(", b")", b"[", b"]", b";", b",",
-    b"__global__ ", b"__device__ ", b"__shared__ ", b"template <typename T> ", b"cudaMalloc", b"cudaMemcpyToSymbol",
-    b"__shfl_down_sync(0xffffffff, v, 1)", b"threadIdx.x % 32", b"__ballot_sync(0xffffffff, p)", b"warpSize",
-    b"asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));", b"cublasSgemm", b"cudaStream_t", b"dim3",
-    b"\xef\xbb\xbf", b"\xe9", b"\xff", b"\xc3\xa9", b"\r", b"\r\n", b"\t", b"\x0c", b"\0", b"    ", b"\n" * 3,
-    b"import torch\n", b"torch.cuda.amp.autocast()", b"torch.hip", b"'rccl'", b"CUDAExtension", b"nvidia-smi",
-    b"CUDA_VISIBLE_DEVICES=0", b"find_package(CUDA)\n", b"project(x LANGUAGES CXX CUDA)\n", b"NVCC = nvcc\n",
-    b"FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\n", b"nvidia.com/gpu: 1\n", b"torch==2.1.0+cu121\n", b"$(", b"${",
-]
-
-
-@dataclass
-class Case:
-    number: int
-    files: dict[str, bytes]
-    options: dict
-
-    def describe(self) -> dict:
-        return {"number": self.number, "files": sorted(self.files), "options": self.options}
+from benchmarks.fuzz_cases import Case, make_case, migrated_kind, seeds  # noqa: E402
+from benchmarks.fuzz_check import check_case  # noqa: E402
 
 
 @dataclass
@@ -82,183 +56,7 @@ class Tally:
         return {s: n for s, n in self.outcomes.items() if not s.startswith("ok")}
 
 
-# --- the seeds ---------------------------------------------------------------------------------------------------
-
-def seeds(root: Path = ROOT) -> list[tuple[str, bytes]]:
-    """(file name, bytes) of every seed: the samples' sources, the corpora under tests/, the rules' examples."""
-    out: list[tuple[str, bytes]] = []
-    for folder in (root / "samples", root / "tests" / "hazard_kernels", root / "tests" / "python_corpus"):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and not path.is_symlink() and "expected" not in path.parts and path.stat().st_size < MAX_SIZE:
-                out.append((path.name, path.read_bytes()))
-    from migrate.registry import default_registry
-    from migrate.rule import FileRule
-
-    for rule in default_registry().rules:
-        for example in rule.examples:
-            name = (example.path or rule.example_path) if issubclass(rule, FileRule) else "example.cu"
-            out.append((name.rsplit("/", 1)[-1], example.code.encode("utf-8", "surrogateescape")))
-    return [(n, d) for n, d in out if _migrated_kind(n) != "other"]
-
-
-def _migrated_kind(name: str) -> str:
-    from migrate.filekinds import CPP_SUFFIXES, rule_kind
-
-    if Path(name).suffix.lower() in CPP_SUFFIXES:
-        return "cpp"
-    return rule_kind(name) or "other"
-
-
-# --- mutations -----------------------------------------------------------------------------------------------------
-
-def _span(rng: random.Random, data: bytes) -> tuple[int, int]:
-    if not data:
-        return 0, 0
-    start = rng.randrange(len(data))
-    return start, min(len(data), start + rng.choice((1, 2, 4, 16, 64, 256)))
-
-
-def _line_span(rng: random.Random, data: bytes) -> tuple[int, int]:
-    starts = [0] + [m.end() for m in re.finditer(rb"\n", data)]
-    i = rng.randrange(len(starts))
-    j = min(len(starts) - 1, i + rng.choice((1, 1, 2, 5)))
-    return starts[i], starts[j] if j > i else len(data)
-
-
-def mutate(rng: random.Random, data: bytes, donors: list[bytes]) -> bytes:
-    for _ in range(rng.choice((1, 1, 2, 3, 5))):
-        op = rng.randrange(14)
-        start, end = _line_span(rng, data) if op % 2 else _span(rng, data)
-        if op in (0, 1):  # delete
-            data = data[:start] + data[end:]
-        elif op in (2, 3):  # duplicate
-            data = data[:end] + data[start:end] * rng.choice((1, 2, 8)) + data[end:]
-        elif op in (4, 5, 6):  # insert a token
-            at = rng.choice((start, end))
-            data = data[:at] + rng.choice(TOKENS) + data[at:]
-        elif op == 7:  # random bytes
-            data = data[:start] + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8))) + data[end:]
-        elif op == 8:  # splice in part of another seed
-            donor = rng.choice(donors)
-            a, b = _line_span(rng, donor) if donor else (0, 0)
-            data = data[:start] + donor[a:b] + data[start:]
-        elif op == 9:  # line endings: CRLF, CR only, or mixed
-            style = rng.choice((b"\r\n", b"\r"))
-            data = data.replace(b"\r\n", b"\n").replace(b"\n", style) if rng.random() < 0.7 else \
-                data[:start] + data[start:end].replace(b"\n", style) + data[end:]
-        elif op == 10:  # truncate
-            data = data[:start]
-        elif op == 11:  # swap two lines
-            a, b = _line_span(rng, data), _line_span(rng, data)
-            if a[1] <= b[0]:
-                data = data[:a[0]] + data[b[0]:b[1]] + data[a[1]:b[0]] + data[a[0]:a[1]] + data[b[1]:]
-        elif op == 12:  # nest deeply
-            depth = rng.choice((50, 500))
-            opener, closer = rng.choice(((b"(", b")"), (b"{", b"}"), (b"[", b"]"), (b"#if 1\n", b"#endif\n")))
-            data = data[:start] + opener * depth + data[start:end] + closer * depth + data[end:]
-        else:  # a byte-order mark, a latin-1 byte, or a very long line
-            choice = rng.randrange(3)
-            if choice == 0:
-                data = b"\xef\xbb\xbf" + data
-            elif choice == 1:
-                data = data[:start] + b"\xe9" + data[start:]
-            else:
-                data = data[:start] + b"x" * rng.choice((5000, 70000)) + data[start:]
-        if len(data) > MAX_SIZE:
-            data = data[:MAX_SIZE]
-    return data
-
-
-def make_case(rng: random.Random, number: int, pool: list[tuple[str, bytes]]) -> Case:
-    files: dict[str, bytes] = {}
-    donors = [d for _, d in pool]
-    for _ in range(1 if rng.random() < 0.8 else 2):
-        name, data = rng.choice(pool)
-        if name in files:
-            name = f"b/{name}"
-        files[name] = mutate(rng, data, donors)
-    options = {"hip_version": rng.choice(RELEASES), "launch_syntax": rng.choice(("chevron", "ggl")),
-               "translate_comments": rng.random() < 0.2, "unsafe_fixes": rng.random() < 0.3}
-    return Case(number, files, options)
-
-
-# --- one case, in the worker ---------------------------------------------------------------------------------------
-
-def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
-    """The failure signatures of one case (none: it passed), and whether every file parsed cleanly."""
-    from migrate import api, internal
-    from migrate.fixing import allowed
-    from migrate.model import FileStatus
-    from migrate.options import Options
-    from migrate import formats
-    from migrate.render import diff as diff_render
-
-    src, out = scratch / "src", scratch / "out"
-    for rel, data in {**case.files, UNTOUCHED: UNTOUCHED_DATA}.items():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        (src / rel).write_bytes(data)
-    options = Options(jobs=1, **case.options)
-    failures: list[str] = []
-    try:
-        done = api.migrate(src, out, options)
-        result = done.result
-    except Exception as exc:
-        return [f"exception {internal.signature(exc)} (outside the files)"], False
-    failures += [f"exception {f.matched}" for f in internal.failed(result.findings)]
-    try:
-        json.loads(formats.render("json", "migration", done.report, formats.Context("run")))
-        formats.render("text", "migration", done.report, formats.Context("run", width=120))
-        diff_render.unified(done.report)
-    except Exception as exc:
-        failures.append(f"exception {internal.signature(exc)} (rendering)")
-    if (out / UNTOUCHED).read_bytes() != UNTOUCHED_DATA:
-        failures.append("file no rule reads was changed")
-    by_path = {r.path: r for r in result.files}
-    clean_paths = []
-    for rel in case.files:
-        if not (out / rel).is_file():
-            failures.append(f"file lost ({_migrated_kind(rel)})")
-            continue
-        codes = {f.code for f in by_path[rel].findings}
-        if (out / rel).read_bytes().count(REPLACEMENT) > case.files[rel].count(REPLACEMENT):
-            failures.append(f"bytes replaced by U+FFFD ({_migrated_kind(rel)})")
-        if not codes & NOT_CLEAN:
-            clean_paths.append(rel)
-            broken = _parses(rel, case.files[rel]) and not _parses(rel, (out / rel).read_bytes())
-            if broken:
-                failures.append(f"output no longer parses ({_migrated_kind(rel)})")
-    if clean_paths:
-        try:
-            _, again = api.analyse(out, options)
-        except Exception as exc:
-            return failures + [f"exception {internal.signature(exc)} (second run)"], False
-        second = {r.path: r for r in again.files}
-        for rel in clean_paths:
-            r = second[rel]
-            if r.status is FileStatus.MIGRATED:
-                codes = sorted({f.code for f in r.findings if allowed(f, options)}) or ["no fix"]
-                failures.append(f"not idempotent: {' '.join(codes)} ({_migrated_kind(rel)})")
-    return failures, len(clean_paths) == len(case.files)
-
-
-def _parses(rel: str, data: bytes) -> bool:
-    kind = _migrated_kind(rel)
-    if kind == "cpp":
-        from migrate.cpp import parse
-
-        from migrate.newlines import LONE_CR
-
-        body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-        if body.startswith(b"\xef\xbb\xbf"):
-            return False  # a second byte-order mark: compilers skip only the first
-        return not parse.parse(LONE_CR.sub(b"\n", body)).root_node.has_error  # a compiler takes a lone CR as a break
-    if kind == "python":
-        try:
-            compile(data, rel, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError):
-            return False
-    return True
-
+# --- the worker -----------------------------------------------------------------------------------------------------
 
 def _worker(connection, scratch: str, timeout: float) -> None:
     import warnings
@@ -349,7 +147,7 @@ def fuzz(seed: int = 1, cases: int | None = None, seconds: float | None = None, 
             case = make_case(rng, tally.cases, pool)
             found, clean = runner.run(case)
             tally.cases += 1
-            tally.kinds.update(_migrated_kind(n) for n in case.files)
+            tally.kinds.update(migrated_kind(n) for n in case.files)
             for signature in found or ["ok" if clean else "ok (not clean: parse errors or conflicts)"]:
                 tally.outcomes[signature] += 1
                 if signature not in tally.first:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks import translate as foundation  # noqa: E402
 from migrate.cpp import hipify_perl  # noqa: E402
 from migrate.cpp.context import CppContext  # noqa: E402
-from migrate.cpp.engine import translate  # noqa: E402
+from migrate.cpp_engine import translate  # noqa: E402
 from migrate.options import Options  # noqa: E402
 from migrate.packs import default_packs  # noqa: E402
 from migrate.registry import default_registry  # noqa: E402

@@ -38,7 +38,7 @@ imported_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 started = time.perf_counter()
 report = api.report(dst, (base, cand))
 loaded = time.perf_counter()
-text = formats.render(fmt, "report", report)
+text = formats.render(fmt, "report", report, formats.Context(codes=api.codes()))
 out.write_text(text, encoding="utf-8")
 done = time.perf_counter()
 print(json.dumps({"load_s": loaded - started, "render_s": done - loaded, "total_s": done - started,

@@ -5,7 +5,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from migrate import __version__
+from migrate import __version__, config
+from migrate.codes import code_table
 from migrate.cpp import hipify_perl, project_names
 from migrate.files import atomic_write
 from migrate.model import BuildResult, EngineInfo, MigrationResult
@@ -174,8 +175,6 @@ def kernels(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, *, hip_ver
 def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> toolchain.Toolchain:
     """The toolchain `build` uses: --hipcc, else `[tool.hipmigrate] hipcc` of the tree's (or the current folder's)
     pyproject.toml; else the one of --hip-version, else of the release run.json records, else the newest."""
-    from migrate.check import config
-
     origin = "--hipcc"
     if hipcc is None:
         project = config.load(root)
@@ -209,6 +208,11 @@ def registry():
 
 def packs():
     return default_packs()
+
+
+def codes() -> dict:
+    """Every code with its title and rule (migrate.codes.code_table): what renderers name codes by."""
+    return code_table(registry(), packs())
 
 
 def doctor(targets: tuple[str, ...] = (), probe=None, hipcc: str | None = None):

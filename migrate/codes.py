@@ -5,10 +5,12 @@ the compiler-diagnostic causes (migrate/verify/diagnostics.py), PRF from the ker
 (migrate/kernels/findings.py) and CHK001 from the suppression check; the codes
 that no rule class carries (problems with the input, an engine's messages, the compile check's own) are written
 here. `hipmigrate rules CODE` explains any of them, and scripts/gen_rule_docs.py writes the list of codes in
-docs/codes.md and docs/rules/ from this table.
+docs/codes.md and docs/rules/ from this table. Renderers name codes from it: the command hands it to them
+(migrate.formats.Context), so that no renderer loads the rules.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from migrate.model import RuleKind, Severity
@@ -25,6 +27,9 @@ class Code:
     source: str = "engine"  # "rule" (a rule class), "pack" (a mapping pack) or "engine" (hipmigrate itself)
     rule: type | None = None  # the rule class, for rule codes
     home: str = "migrate/codes.py"  # the file that defines it, relative to the repository
+    name: str = ""  # the rule class's name, for rule codes and CHK001
+    family: str = ""  # the API family, for pack codes
+    rows: int = 0  # how many names the pack renames, for pack codes
 
 
 def _input(code: str, title: str, doc: str, severity: Severity = Severity.WARNING) -> Code:
@@ -117,7 +122,7 @@ def _rule_code(rule, source: str = "rule") -> Code:
     parts = rule.__module__.split(".")
     home = "/".join(parts[1:] if parts[:2] == ["migrate", "rules"] else parts) + ".py"
     return Code(rule.code, title(rule.doc()) or rule.name(), rule.kind, rule.severity, rule.doc(), source,
-                rule if source == "rule" else None, home)
+                rule if source == "rule" else None, home, rule.name())
 
 
 def code_table(registry, packs) -> dict[str, Code]:
@@ -126,14 +131,22 @@ def code_table(registry, packs) -> dict[str, Code]:
 
     found: dict[str, Code] = {}
     entries = [_rule_code(r) for r in registry.rules]
+    rows = Counter(m.family for m in packs.names.values())
     entries += [Code(code, f"CUDA names of {family} renamed to HIP", RuleKind.MAPPING, Severity.INFO,
-                     source="pack", home=f"rules/mappings/{family}.toml") for family, code in packs.families.items()]
+                     source="pack", home=f"rules/mappings/{family}.toml", family=family, rows=rows[family])
+                for family, code in packs.families.items()]
     entries += [*ENGINE_CODES, *_build_codes(), *_kernel_codes(), _rule_code(UnusedSuppression, "engine")]
     for entry in entries:
         if entry.code in found:
             raise PackError(f"code {entry.code} is defined twice: {_where(found[entry.code])} and {_where(entry)}")
         found[entry.code] = entry
     return dict(sorted(found.items()))
+
+
+def rule_name(table: dict[str, Code], code: str) -> str:
+    """The name of the rule class that carries `code`; "" when no rule class does."""
+    entry = table.get(code)
+    return entry.name if entry is not None and entry.source == "rule" else ""
 
 
 def _where(entry: Code) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from migrate.cpp import parse
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.model import Finding
 from migrate.options import Options
 from migrate.packs import Mapping, Packs

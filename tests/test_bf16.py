@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.cpp.hipify_perl import TOOLCHAIN
 from migrate.options import Options
 from migrate.packs import default_packs

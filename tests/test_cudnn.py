@@ -10,7 +10,7 @@ import pytest
 
 from migrate import api, toolchain
 from migrate.cpp import cudnn_calls, cudnn_find
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry

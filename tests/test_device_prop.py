@@ -2,7 +2,7 @@
 import re
 from pathlib import Path
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs, rules_root
 from migrate.registry import default_registry

@@ -1,7 +1,7 @@
 """Engine-level behaviour that no single rule owns: edits, macro continuations, idempotence."""
 import pytest
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.edits import apply_fixes, splice
 from migrate.model import Applicability, Edit, Finding, Fix, RuleKind, Severity, Span
 from migrate.options import Options

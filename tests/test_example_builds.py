@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from migrate import toolchain
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.model import Severity
 from migrate.packs import default_packs
 from migrate.registry import default_registry

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from benchmarks import fuzz
+from benchmarks import fuzz, fuzz_cases
 from tests.helpers import cli, cli_json, write_tree
 
 SEEDED_CASES = 1800
@@ -23,9 +23,9 @@ def test_a_seeded_fuzz_run_finds_nothing():
 
 
 def test_mutations_are_deterministic():
-    pool = fuzz.seeds()
-    first = [fuzz.make_case(random.Random(7), n, pool).files for n in range(20)]
-    again = [fuzz.make_case(random.Random(7), n, pool).files for n in range(20)]
+    pool = fuzz_cases.seeds()
+    first = [fuzz_cases.make_case(random.Random(7), n, pool).files for n in range(20)]
+    again = [fuzz_cases.make_case(random.Random(7), n, pool).files for n in range(20)]
     assert first == again
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry

@@ -2,7 +2,7 @@
 every hazard finding checked by code and line, and the exact text after --unsafe-fixes."""
 import pytest
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.model import Applicability
 from migrate.options import Options
 from migrate.packs import default_packs

@@ -1,5 +1,5 @@
 """Whole-file scenarios for the platform hazard rules (HAZ005 onwards): every finding's code and line."""
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry

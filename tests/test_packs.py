@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import PackError, default_packs, load_packs, rules_root, version_tuple
 from migrate.registry import default_registry

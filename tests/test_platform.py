@@ -1,5 +1,5 @@
 """Code a HIP build skips (migrate.cpp.platform): reports there are dropped, conversions and fixes stay."""
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.cpp.platform import evaluate, not_compiled
 from migrate.options import Options
 from migrate.packs import default_packs

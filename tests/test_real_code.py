@@ -1,6 +1,6 @@
 """Patterns found by migrating NVIDIA's cuda-samples and compiling them for AMD (2026-11-30): each of these did
 not build before. The migrated text is exact, and it compiles for gfx90a with the installed hipcc (HIP 5.2)."""
-from migrate.cpp.engine import translate
+from migrate.cpp_engine import translate
 from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry

@@ -216,12 +216,12 @@ def test_markdown_fits_a_pull_request_comment(dst):
     r = load.load(dst)
     m = r.migration
     many = replace(m, hazards=m.hazards * 400, diffs=tuple(FileDiff(f"f{i}.cu", m.diffs[1].text) for i in range(300)))
-    text = markdown.render(replace(r, migration=many))
+    text = markdown.render(replace(r, migration=many), api.codes())
     assert len(text) < markdown.GITHUB_LIMIT
     assert "more rows left out to fit a comment" in text and "more diffs left out to fit a comment" in text
     assert "left out to stay under GitHub's 65,536-character limit" in text
     assert text.count("<details>") == text.count("</details>")
-    small = markdown.render(r)
+    small = markdown.render(r, api.codes())
     assert "left out" not in small, small[small.find("left out") - 200:]
     assert small.count("<details>") == 7
 

@@ -1,14 +1,16 @@
-"""What `hipmigrate check` prints as text and as JSON, and the rule descriptors its SARIF output names."""
+"""What `hipmigrate check` prints: text, JSON, SARIF (its rules described from the code table that the command passes
+in) and rdjson."""
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 
-from migrate.check.runner import CheckResult
-from migrate.suppress import UnusedSuppression
-from migrate.model import Applicability, Outcome, RuleKind, Severity
+from migrate.check.result import CheckResult
+from migrate.model import Applicability, Outcome
+from migrate.render import rdjson as rdjson_render
+from migrate.render import sarif as sarif_render
 from migrate.render.json import finding_dict
+from migrate.render.sarif_rules import rules_for
 
 SCHEMA_VERSION = 1
 
@@ -67,59 +69,14 @@ def render_json(result: CheckResult) -> str:
     return json.dumps(as_dict(result), indent=2) + "\n"
 
 
-def sarif(result: CheckResult) -> str:
-    """What fails the gate as errors, the notes as notes."""
-    from migrate.render import sarif as sarif_render
-
+def sarif(result: CheckResult, codes: dict) -> str:
+    """What fails the gate as errors, the notes as notes; `codes` is the code table (migrate.codes)."""
     found = result.findings + result.notes
     levels = {i: "error" if i < len(result.findings) else "note" for i in range(len(found))}
-    return sarif_render.render(found, rules_for({f.code for f in found}), levels=levels)
+    return sarif_render.render(found, rules_for({f.code for f in found}, codes), levels=levels)
 
 
 def rdjson(result: CheckResult) -> str:
     """Notes at INFO; fixes as suggestions on the files' text."""
-    from migrate.render import rdjson as rdjson_render
-
     severity = {id(f): "INFO" for f in result.notes}
     return rdjson_render.render(result.findings + result.notes, result.text_of, lambda f: severity.get(id(f)))
-
-
-@dataclass(frozen=True)
-class PackRule:
-    """A mapping pack, described for SARIF like a rule class."""
-
-    code: str
-    family: str
-    title: str
-    rows: int
-    base_doc: str
-    severity: Severity = Severity.INFO
-    kind: RuleKind = RuleKind.MAPPING
-
-    def name(self) -> str:
-        return f"pack:{self.family}"
-
-    def doc(self) -> str:
-        return (f"A {self.title or self.family} name that the '{self.family}' mapping pack renames to HIP "
-                f"({self.rows} names).\n\n{self.base_doc}")
-
-
-def rules_for(codes: set[str]) -> list:
-    """Descriptors for the codes named: the registry's rule classes, the packs (MAPxxx), CHK001."""
-    out: list = [UnusedSuppression] if "CHK001" in codes else []
-    wanted = codes - {"CHK001"}
-    if not wanted:
-        return out
-    from migrate import api
-
-    registry = api.registry()
-    out.extend(r for r in registry.rules if r.code in wanted)
-    missing = wanted - {r.code for r in out}
-    if missing:
-        packs = api.packs()
-        base = registry.by_code("MAP000")
-        for family, code in packs.families.items():
-            if code in missing:
-                rows = sum(1 for m in packs.names.values() if m.family == family)
-                out.append(PackRule(code, family, "", rows, base.doc() if base else ""))
-    return out

@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.check import baseline as baseline_file
 from migrate.check import gitdiff
 from migrate.check.cache import Cache, Stats, content_digest, recall, remember, ruleset_version
-from migrate.check.config import ProjectConfig
 from migrate.check.gate import blocks, parse_severity
+from migrate.check.result import CheckResult
 from migrate.check.selection import Selection
 from migrate import internal
+from migrate.config import ProjectConfig
 from migrate.model import FileResult, Finding, Severity
 from migrate.options import Options, default_jobs
 from migrate.stages import scan
@@ -75,31 +76,6 @@ class Settings:
                    hip_version=pick("hip_version", "hip-version", ""),
                    unsafe_fixes=bool(given.get("unsafe_fixes") or config.get("unsafe-fixes", False)),
                    jobs=given.get("jobs") or default_jobs(), suppressions=not given.get("no_suppressions"))
-
-
-@dataclass
-class CheckResult:
-    findings: list[Finding]  # what fails the gate, after every filter, sorted
-    notes: list[Finding]  # reported, never failing: unused suppressions (CHK001), files not parsed (INP001)
-    target: str
-    files: int  # files checked
-    lines: int
-    stats: Stats
-    changes: gitdiff.Changes | None = None
-    suppressed: int = 0
-    baselined: int = 0
-    results: dict[str, FileResult] = field(default_factory=dict)  # display path -> the file's full result
-    kinds: dict[str, str] = field(default_factory=dict)  # display path -> file kind
-    cwd: Path = field(default_factory=Path.cwd)
-    unsafe_fixes: bool = False  # the policy `hipmigrate run` would apply: fixes graded unsafe too
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.findings)
-
-    def text_of(self, path: str) -> bytes | None:
-        r = self.results.get(path)
-        return r.old if r is not None else None
 
 
 def display(path: Path, cwd: Path) -> str:

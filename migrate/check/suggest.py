@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 from migrate.check import gitdiff
 from migrate.check.gate import blocks
-from migrate.check.runner import CheckResult, Settings
+from migrate.check.result import CheckResult
+from migrate.check.runner import Settings
 from migrate.check.selection import Selection
 from migrate.edits import apply_fixes
 from migrate.fixing import allowed

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from migrate.check import baseline as baseline_file
-from migrate.check import config as project_config
+from migrate import config as project_config
 from migrate import errors
 from migrate.commands import guard
 from migrate.commands.shared import jobs_option, suppressions_option

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from migrate import formats
+from migrate import api, formats
 from migrate.render.console import new_console
 
 
@@ -33,9 +33,9 @@ def output_format(view: str, help: str | None = None):
 
 def emit(view: str, fmt: str, model, *, command: str = "", statistics: bool = False, output: Path | None = None,
          to_stderr: bool = False, plain_width: int | None = None) -> None:
-    """Render `model` as `fmt` and write it. On a terminal the text takes its width and colours; elsewhere it is
-    plain, `plain_width` columns wide (default: what rich takes for a console that is not a terminal); into a file,
-    plain and 160 columns wide."""
+    """Render `model` as `fmt` (with the code table, for a view that names codes) and write it. On a terminal the
+    text takes its width and colours; elsewhere it is plain, `plain_width` columns wide (default: what rich takes for
+    a console that is not a terminal); into a file, plain and 160 columns wide."""
     console = new_console(stderr=to_stderr)
     if output is not None and str(output) != "-":
         width, color = 160, False
@@ -43,7 +43,8 @@ def emit(view: str, fmt: str, model, *, command: str = "", statistics: bool = Fa
         width, color = console.width, True
     else:
         width, color = plain_width or console.width, False
-    text = formats.render(fmt, view, model, formats.Context(command, statistics, width, color))
+    codes = api.codes() if view in formats.CODED else {}
+    text = formats.render(fmt, view, model, formats.Context(command, statistics, width, color, codes))
     if output is not None and str(output) != "-":
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text, encoding="utf-8")

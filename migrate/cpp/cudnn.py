@@ -1,11 +1,10 @@
 """What the cuDNN -> MIOpen rules share: cuDNN's names as written (and as hipify-perl writes them), argument text
-with the packs' renames applied, and the spans of calls whose arguments a cuDNN rule writes whole.
+with the packs' renames applied, and what a cuDNN rule does at one place (`Rewrite`).
 
 The plain renames are the cudnn pack's (rules/mappings/cudnn.toml). Where a MIOpen call takes other arguments than
 cuDNN's, CPP030 (migrate/cpp/cudnn_calls.py) writes the argument list again, and CPP031 (migrate/cpp/cudnn_find.py)
-replaces cuDNN's algorithm queries; the identifiers inside text they write are renamed by them, so the pack renames
-(MAP000) and hipify-perl's hipDNN names (CPP032) keep out of those spans (`claimed`), and the reports of names with
-no counterpart (CPP006, CPP033) keep out of text that the rewrite drops (`dropped`).
+replaces cuDNN's algorithm queries; the spans they write whole or drop are gathered above both, in
+migrate/cpp/cudnn_spans.py.
 """
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from migrate.cpp import parse
 from migrate.cpp.parse import Token
 from migrate.model import Edit, Severity
 
@@ -133,8 +133,6 @@ def _declarations_by_scope(ctx) -> dict:
     """(name, function's span or None for file scope) -> (starts, identifier nodes) of its declarations, in order:
     worked out once, so that each lookup is a binary search (a file of many calls looked through every declaration
     of the file for each)."""
-    from migrate.cpp import parse
-
     grouped: dict = {}
     for node, _, _ in parse.declarations(ctx.tree.root_node, None):
         if node.type == "identifier":
@@ -187,50 +185,3 @@ def findings(rule, ctx, rewrites):
     for r in rewrites:
         yield rule.finding(ctx, r.start, r.end, r.message, edits=r.edits, title=r.title, severity=r.severity,
                            family="cudnn")
-
-
-@dataclass(frozen=True)
-class Spans:
-    """Sorted, non-overlapping byte ranges, asked whether they hold an offset."""
-
-    ranges: tuple[tuple[int, int], ...] = ()
-
-    def holds(self, start: int, end: int) -> bool:
-        i = bisect.bisect_right(self.ranges, (start, float("inf"))) - 1
-        return i >= 0 and self.ranges[i][0] <= start and end <= self.ranges[i][1]
-
-
-def _merged(ranges) -> Spans:
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(ranges):
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return Spans(tuple(out))
-
-
-def claimed(ctx) -> Spans:
-    """Text a cuDNN rule writes whole: renamers leave the identifiers in it alone."""
-    return ctx.once("cudnn:claimed", lambda c: _merged(r for w in _rewrites(c) for r in w.claimed))
-
-
-def dropped(ctx) -> Spans:
-    """Text a cuDNN rule removes: nothing in it is reported as left unported."""
-    return ctx.once("cudnn:dropped", lambda c: _merged(r for w in _rewrites(c) for r in w.dropped))
-
-
-def _rewrites(ctx):
-    """The rewrites of the cuDNN rules that run on this file (all of them when the file is not run through
-    migrate.fixing.run_rules, which records the rules it runs)."""
-    if not mentions_cudnn(ctx.data):
-        return []
-    from migrate.cpp import cudnn_calls, cudnn_find
-
-    running = ctx.memo.get("rules")
-    out = []
-    if running is None or "CPP030" in running:
-        out += cudnn_calls.rewrites(ctx)
-    if running is None or "CPP031" in running:
-        out += cudnn_find.rewrites(ctx)
-    return out

@@ -3,7 +3,8 @@
 Full analysis builds a tree-sitter tree of about thirty times the file's size and runs every rule over it. A file
 past the limit (a generated kernel table, an amalgamation) instead goes through one linear pass over its tokens:
 identifiers that a mapping pack renames for the target release, and the headers of `#include` lines. Comments and
-string literals are left alone. No tree is made, no rule or hazard check runs, and one INP011 finding says so.
+string literals are left alone. No tree is made and no rule or hazard check runs; migrate/stages/rewrite.py reports
+that as INP011.
 Migrating the output again changes nothing: every name written is a HIP name, which no pack renames.
 """
 from __future__ import annotations
@@ -12,8 +13,6 @@ import re
 from dataclasses import dataclass
 
 from migrate.context import newline_of
-from migrate.fixing import input_finding
-from migrate.model import Finding, Severity
 from migrate.packs import Packs, version_tuple
 
 TOKENS = re.compile(rb"""
@@ -71,11 +70,3 @@ def _line_end(data: bytes, at: int) -> int:
     """Just past the end of the line holding `at` (its newline included)."""
     nl = data.find(b"\n", at)
     return len(data) if nl < 0 else nl + 1
-
-
-def finding(path: str, size: int, limit: int, result: Renamed) -> Finding:
-    """INP011: what was done to the file, and what was not."""
-    return input_finding(path, "INP011", f"{size} bytes is over the {limit}-byte limit of full analysis: only CUDA "
-                         f"names and headers were renamed ({result.names} names, {result.headers} include lines); no "
-                         "rule or hazard check ran; raise --max-file-size to analyse it, or give --over-size copy to "
-                         "copy such files unchanged", severity=Severity.WARNING)

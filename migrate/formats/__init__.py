@@ -7,7 +7,7 @@ format can show to a pure function `render(model, context) -> str`:
 | view | model | commands |
 |---|---|---|
 | migration | migrate.report.model.Migration | run, scan, diff |
-| check | migrate.check.runner.CheckResult | check |
+| check | migrate.check.result.CheckResult | check |
 | report | migrate.report.model.Report | report |
 | compare | migrate.stages.bench.CompareResult | compare |
 | doctor | migrate.doctor.DoctorReport | doctor |
@@ -28,17 +28,19 @@ from typing import Callable
 from migrate.errors import UsageError
 
 VIEWS = ("migration", "check", "report", "compare", "doctor", "build", "kernels", "bench")
+CODED = ("migration", "check", "report")  # the views whose renderers name codes (rules, titles): given Context.codes
 
 
 @dataclass(frozen=True)
 class Context:
-    """What a renderer may need besides its model: the command, --statistics, and the terminal it writes to (text
-    formats: its width, and whether it takes colours)."""
+    """What a renderer may need besides its model: the command, --statistics, the terminal it writes to (text
+    formats: its width, and whether it takes colours), and for the CODED views the code table (migrate.codes)."""
 
     command: str = ""
     statistics: bool = False
     width: int = 160
     color: bool = False
+    codes: dict = field(default_factory=dict)  # code -> migrate.codes.Code
 
 
 @dataclass(frozen=True)

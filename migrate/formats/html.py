@@ -7,7 +7,7 @@ from migrate.formats import Context, Format
 def report(r, c: Context) -> str:
     from migrate.render import html
 
-    return html.render(r)
+    return html.render(r, c.codes)
 
 
 FORMAT = Format("html", "one self-contained page", {"report": report}, rank=10)

@@ -7,7 +7,7 @@ from migrate.formats import Context, Format
 def report(r, c: Context) -> str:
     from migrate.render import markdown
 
-    return markdown.render(r)
+    return markdown.render(r, c.codes)
 
 
 FORMAT = Format("md", "a pull-request comment", {"report": report}, rank=20)

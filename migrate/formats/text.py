@@ -8,7 +8,8 @@ from migrate.render.console import captured
 def migration(m, c: Context) -> str:
     from migrate.render import text
 
-    return captured(lambda console: text.draw(m, console, c.command, show_statistics=c.statistics), c.width, c.color)
+    return captured(lambda console: text.draw(m, console, c.command, c.codes, show_statistics=c.statistics), c.width,
+                    c.color)
 
 
 def check(result, c: Context) -> str:
@@ -20,7 +21,7 @@ def check(result, c: Context) -> str:
 def report(r, c: Context) -> str:
     from migrate.render import report_text
 
-    return captured(lambda console: report_text.render(r, console), c.width, c.color)
+    return captured(lambda console: report_text.render(r, console, c.codes), c.width, c.color)
 
 
 def compare(result, c: Context) -> str:

@@ -3,13 +3,15 @@ step for each: the first block `run`, `scan` and `diff` print, before the warnin
 
 A blocker is an error-level finding (a hazard that will not build or will compute wrong, an API the target lacks) or
 a CUDA identifier left unchanged because no HIP counterpart is known. They are grouped by rule code and, for the
-unsupported identifiers, by API family; each group shows its count, its first place and what to do next.
+unsupported identifiers, by API family; each group shows its count, its first place and what to do next. A group is
+named by the code table (migrate.codes) that the command passes in: the rule's name, else the code's title.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from migrate.codes import rule_name
 from migrate.model import Finding, Severity
 from migrate.verify.diagnostics import TARGET, error_key
 from migrate.stages.report import UNSUPPORTED_CODES
@@ -39,11 +41,8 @@ def is_blocker(f: Finding) -> bool:
     return f.severity is Severity.ERROR or f.code in UNSUPPORTED_CODES
 
 
-def blockers(findings) -> list[Blocker]:
+def blockers(findings, codes: dict) -> list[Blocker]:
     """The groups of blocking findings, largest first."""
-    from migrate.registry import default_registry
-
-    registry = default_registry()
     groups: OrderedDict[tuple[str, str], list[Finding]] = OrderedDict()
     for f in sorted(findings, key=lambda f: (f.span.path, f.span.line, f.span.column)):
         if not is_blocker(f):
@@ -51,8 +50,7 @@ def blockers(findings) -> list[Blocker]:
         if f.code in UNSUPPORTED_CODES:
             label = f"unsupported API ({f.family or 'no HIP counterpart'})"
         else:
-            rule = registry.by_code(f.code)
-            label = rule.name() if rule is not None else _title(f.code)
+            label = rule_name(codes, f.code) or _title(codes, f.code)
         groups.setdefault((f.code, label), []).append(f)
     out = [Blocker(code, label, len(items), items[0], NEXT.get(code, f"read `hipmigrate rules {code}`"))
            for (code, label), items in groups.items()]
@@ -69,26 +67,22 @@ class Row:
     next_step: str
 
 
-def _title(code: str) -> str:
-    """The title of a code no rule class defines (the kernel diff's PRF codes, the engine's), from the code table."""
-    from migrate.codes import code_table
-    from migrate.packs import default_packs
-    from migrate.registry import default_registry
-
-    entry = code_table(default_registry(), default_packs()).get(code)
+def _title(codes: dict, code: str) -> str:
+    """The title of a code no rule class defines (the kernel diff's PRF codes, the engine's)."""
+    entry = codes.get(code)
     return entry.title if entry is not None else code
 
 
-def report_rows(report) -> list[Row]:
+def report_rows(report, codes: dict) -> list[Row]:
     """The blockers of a migrate.report.model.Report: the migration's by cause, then each distinct compile error (a
     shared header's error once, with the compiles and units that met it), largest first."""
     rows = []
     if report.migration is not None:
-        for g in blockers(s.finding for s in report.migration.findings):
+        for g in blockers((s.finding for s in report.migration.findings), codes):
             f = g.first
             rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}:{f.span.column}", g.next_step))
     if report.kernels is not None:  # a kernel whose block cannot launch on a target (PRF002), from build --kernels
-        for g in blockers(report.kernels.findings):
+        for g in blockers(report.kernels.findings, codes):
             f = g.first
             rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}", g.next_step))
     if report.build is not None:

@@ -92,10 +92,10 @@ def summary(report: Report) -> str:
     return f'<section id="summary"><div class="cards">{"".join(cards)}</div></section>'
 
 
-def blocking(report: Report) -> str:
+def blocking(report: Report, codes: dict) -> str:
     """The first thing on the page, never folded: what stops the build, by cause (migrate/render/blockers.py)."""
     rows = [(r.count, escape(r.code), escape(r.what), f"<code>{escape(r.first)}</code>", escape(r.next_step))
-            for r in report_rows(report)]
+            for r in report_rows(report, codes)]
     if not rows:
         return ('<section id="blockers"><h2>Blockers</h2><p class="ok">nothing found that stops the build'
                 "</p></section>")
@@ -202,9 +202,10 @@ def diffs(m: Migration) -> str:
     return "\n".join(out)
 
 
-def render(report: Report) -> str:
+def render(report: Report, codes: dict) -> str:
+    """`codes`: the code table (migrate.codes), which names the blockers."""
     parts = [f"<h1>hipmigrate report</h1><p class=\"meta\">{escape(report.destination)} &middot; "
-             f'<span id="created">{escape(report.created)}</span></p>', summary(report), blocking(report)]
+             f'<span id="created">{escape(report.created)}</span></p>', summary(report), blocking(report, codes)]
     parts += [f'<p class="failed">cannot read {escape(p)}</p>' for p in report.problems]
     if report.migration is not None:
         parts.append(migration(report.migration))

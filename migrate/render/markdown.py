@@ -170,7 +170,8 @@ def diffs(w: Writer, m: Migration) -> None:
     w.end_details()
 
 
-def render(report: Report, limit: int = LIMIT) -> str:
+def render(report: Report, codes: dict, limit: int = LIMIT) -> str:
+    """`codes`: the code table (migrate.codes), which names the blockers."""
     w = Writer(limit)
     w.add("## hipmigrate report")
     w.add()
@@ -179,7 +180,7 @@ def render(report: Report, limit: int = LIMIT) -> str:
     for problem in report.problems:
         w.add(f"> cannot read {cell(problem)}")
         w.add()
-    rows = report_rows(report)
+    rows = report_rows(report, codes)
     if rows:
         w.add("**Blockers**")
         w.add()

@@ -83,11 +83,12 @@ def build(b: Build, console: Console) -> None:
                       highlight=False)
 
 
-def render(report: Report, console: Console) -> None:
+def render(report: Report, console: Console, codes: dict) -> None:
+    """`codes`: the code table (migrate.codes), which names the blockers."""
     console.print(f"[bold]hipmigrate report[/] of {report.destination} ({report.created})", highlight=False)
     for problem in report.problems:
         console.print(f"[red]cannot read[/] {problem}", highlight=False)
-    rows = report_rows(report)
+    rows = report_rows(report, codes)
     if rows:
         console.print(f"[bold red]blockers[/]: {sum(r.count for r in rows)} finding(s) in {len(rows)} group(s)")
         for r in rows:

@@ -6,6 +6,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from migrate import effort as effort_model
+from migrate.codes import rule_name
 from migrate.model import Severity
 from migrate.render.blockers import blockers
 from migrate.report.model import Migration
@@ -43,20 +44,16 @@ def asm_listing(console: Console, m: Migration, limit: int) -> None:
         console.print(f"  ... and {len(sites) - limit} more (use --output-format json for all)")
 
 
-def fixes_table(console: Console, fixes: dict[str, int], command: str) -> None:
+def fixes_table(console: Console, fixes: dict[str, int], command: str, codes: dict) -> None:
     """Fixes of the rules other than plain renames (Python, deployment, build, C++ and hazard rules), by code."""
     if not fixes:
         return
-    from migrate.registry import default_registry
-
-    registry = default_registry()
     title = "fixes applied by rule" if command == "run" else "fixes by rule"
     table = Table(title=title, title_justify="left")
     for name, justify in (("code", "left"), ("rule", "left"), ("fixes", "right")):
         table.add_column(name, justify=justify)
     for code, count in fixes.items():
-        rule = registry.by_code(code)
-        table.add_row(code, rule.name() if rule else "", str(count))
+        table.add_row(code, rule_name(codes, code), str(count))
     table.add_row("[bold]total[/]", "", f"[bold]{sum(fixes.values())}[/]")
     console.print(table)
 
@@ -83,9 +80,9 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
                   f"{t.hazards_fixed} hazards fixed, {t.hazards_to_review} to review)")
 
 
-def blockers_block(console: Console, m: Migration) -> None:
+def blockers_block(console: Console, m: Migration, codes: dict) -> None:
     """What stops the build, by cause: count, first place, next step."""
-    groups = blockers(s.finding for s in m.every)
+    groups = blockers((s.finding for s in m.every), codes)
     if not groups:
         console.print(f"[bold green]no blockers[/]: nothing found that stops a build for HIP {m.hip_version} "
                       "(`hipmigrate build` compiles it to be sure)")
@@ -99,14 +96,10 @@ def blockers_block(console: Console, m: Migration) -> None:
         console.print(f"         next: {b.next_step}", markup=False, highlight=False)
 
 
-def statistics(console: Console, m: Migration) -> None:
+def statistics(console: Console, m: Migration, codes: dict) -> None:
     """Counts per code, largest first, as `ruff --statistics` prints them."""
-    from migrate.registry import default_registry
-
-    registry = default_registry()
     for code, n in sorted(m.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
-        rule = registry.by_code(code)
-        name = rule.name() if rule is not None else ("pack conversions" if code.startswith("MAP") else "")
+        name = rule_name(codes, code) or ("pack conversions" if code.startswith("MAP") else "")
         console.print(f"{n:>6}  {code}  {name}", markup=False, highlight=False)
 
 
@@ -134,16 +127,18 @@ def in_order(m: Migration) -> dict[str, list]:
     return out
 
 
-def draw(m: Migration, console: Console, command: str, limit: int = 50, show_statistics: bool = False) -> None:
+def draw(m: Migration, console: Console, command: str, codes: dict, limit: int = 50,
+         show_statistics: bool = False) -> None:
+    """`codes`: the code table (migrate.codes), which names the rules."""
     verb = {"run": "migrated", "scan": "would change", "diff": "would change"}.get(command, "changed")
     console.print(f"[bold]hipmigrate {command}[/]: {len(m.files)} files, {m.count('migrated')} {verb}, "
                   f"{m.count('skipped')} skipped; engine {m.engine} {m.engine_version}; target HIP {m.hip_version}")
     if not m.files:
         console.print(f"no files found under {m.source}: is every file there ignored by a .gitignore or an "
                       "--exclude pattern?", markup=False, highlight=False, style="yellow")
-    blockers_block(console, m)
+    blockers_block(console, m, codes)
     if show_statistics:
-        statistics(console, m)
+        statistics(console, m, codes)
     else:
         if m.conversions:
             table = Table(title="identifiers converted by API family", title_justify="left")
@@ -153,7 +148,7 @@ def draw(m: Migration, console: Console, command: str, limit: int = 50, show_sta
                 table.add_row(family, str(count))
             table.add_row("[bold]total[/]", f"[bold]{sum(m.conversions.values())}[/]")
             console.print(table)
-        fixes_table(console, m.fixes_by_rule, command)
+        fixes_table(console, m.fixes_by_rule, command, codes)
         listed = in_order(m)
         warnings = listed[WARNING]
         listing(console, listed[UNSUPPORTED], "errors: unsupported identifiers[/] (left unchanged)", limit,

@@ -18,7 +18,7 @@ from migrate.verify.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, rename_only, token_diff
 from migrate.cpp.context import CppContext, candidates_for
-from migrate.cpp.engine import recording, translate
+from migrate.cpp_engine import recording, translate
 from migrate import internal, interrupt, newlines, suppress, wire
 from migrate.fixing import input_finding, run_rules
 from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStatus, Finding, Fix, MigrationResult,
@@ -84,12 +84,20 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     source = data if engine_output is None else engine_output
     if len(data) > options.max_file_size:  # the size policy: renamed only (migrate/cpp/rename_only.py)
         renamed = rename_only.rename(source, packs, target)
-        new, findings = renamed.data, (rename_only.finding(f.rel, len(data), options.max_file_size, renamed),)
+        new, findings = renamed.data, (_renamed_only(f.rel, len(data), options.max_file_size, renamed),)
     else:
         result = translate(f.rel, source, options, packs, target, _rules())
         new, findings = result.data, result.findings
     status = FileStatus.MIGRATED if new != data else FileStatus.UNCHANGED
     return FileResult(f.rel, status, (*notes, *findings), data, new, data.count(b"\n"))
+
+
+def _renamed_only(path: str, size: int, limit: int, result: rename_only.Renamed) -> Finding:
+    """INP011: what the size policy did to a C++ file over the limit, and what it did not."""
+    return input_finding(path, "INP011", f"{size} bytes is over the {limit}-byte limit of full analysis: only CUDA "
+                         f"names and headers were renamed ({result.names} names, {result.headers} include lines); no "
+                         "rule or hazard check ran; raise --max-file-size to analyse it, or give --over-size copy to "
+                         "copy such files unchanged")
 
 
 def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResult:

@@ -8,7 +8,7 @@ Each finding carries the code of the pack that mapped it (MAP001 runtime, MAP006
 cuDNN call whose MIOpen counterpart takes other arguments are written whole by CPP030/CPP031, renames included:
 their identifiers are left to those rules.
 """
-from migrate.cpp import cudnn
+from migrate.cpp import cudnn, cudnn_spans
 from migrate.model import Edit, RuleKind
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -47,7 +47,7 @@ class CudaApiIdentifier(CppRule):
     def check(self, ctx):
         names = ctx.packs.names
         renames: dict[str, tuple] = {}  # name -> (mapping, HIP name, message, title): tens of uses per name
-        claimed = cudnn.claimed(ctx) if cudnn.mentions_cudnn(ctx.data) else None
+        claimed = cudnn_spans.claimed(ctx) if cudnn.mentions_cudnn(ctx.data) else None
         for token in ctx.code_tokens():
             name = token.name
             known = renames.get(name)

@@ -13,7 +13,7 @@ include gets a warning saying so (and that Debian 12's HIP 5.2 packages no MIOpe
 """
 import re
 
-from migrate.cpp import cudnn, cudnn_calls, cudnn_find
+from migrate.cpp import cudnn, cudnn_calls, cudnn_find, cudnn_spans
 from migrate.cpp.includes import includes
 from migrate.cpp.parse import declares
 from migrate.model import RuleKind, Severity
@@ -173,7 +173,7 @@ class CudnnWithoutMiopenCounterpart(CppRule):
                                        "--hip-version 6.4", family="cudnn")
                     break
         names, macros = ctx.packs.names, ctx.defined_macros
-        dropped = cudnn.dropped(ctx)
+        dropped = cudnn_spans.dropped(ctx)
         own = {t.name for t in cudnn.named_tokens(ctx) if declares(t)}
         seen: set[str] = set()
         for token in cudnn.named_tokens(ctx):

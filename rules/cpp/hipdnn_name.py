@@ -8,7 +8,7 @@ cuDNN name it came from, and `<hipDNN.h>` to `<miopen/miopen.h>`; the other cuDN
 CPP033, HAZ025) read hipDNN's names as the cuDNN names they stand for. A hipDNN name whose cuDNN name has no MIOpen
 row is CPP033's to report.
 """
-from migrate.cpp import cudnn
+from migrate.cpp import cudnn, cudnn_spans
 from migrate.cpp.includes import includes
 from migrate.model import Edit, RuleKind
 from migrate.rule import CppRule, Invalid, Valid
@@ -43,7 +43,7 @@ class HipdnnName(CppRule):
                                    "that hipDNN is not in ROCm; MIOpen's header is <miopen/miopen.h>",
                                    edits=[Edit(m.start(2), m.end(2), "miopen/miopen.h")],
                                    title="Include miopen/miopen.h", family="cudnn")
-        claimed = cudnn.claimed(ctx)
+        claimed = cudnn_spans.claimed(ctx)
         for token in cudnn.hipdnn_tokens(ctx):
             cuda = cudnn.canonical(token.name)
             new = cudnn.hip_name(ctx, cuda)

@@ -1,4 +1,5 @@
-"""`[tool.hipmigrate]` in pyproject.toml: the check settings a project keeps in its repository.
+"""`[tool.hipmigrate]` in pyproject.toml: the settings a project keeps in its repository, read by `check`,
+`suggest` and `build`.
 
 The file is the first pyproject.toml with a `[tool.hipmigrate]` table found from the first checked path (or the
 current folder) upwards, as ruff looks for `[tool.ruff]`. Keys (command-line options take precedence):

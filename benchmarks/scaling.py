@@ -1,22 +1,25 @@
-"""Time per line and peak memory of migrating one file, from 10 KB to 20 MB: every rule must be linear in the file's size.
+"""Time and peak memory of migrating one file, from 10 KB to 20 MB, on both sides of the size limit: every shape,
+one very long line included, must take time linear in its size.
 
-    python benchmarks/scaling.py [--sizes 10K,100K,1M,5M,20M] [--shapes realistic,pasted,includes,macros,cmake,make]
+    python benchmarks/scaling.py [--sizes 10K,100K,1M,3M,5M,20M] [--shapes ...] [--run] [--check]
 
 Shapes: `realistic`, one file of the generated corpus's code (benchmarks/corpus.py, every name fresh); `pasted`, the
-samples' sources pasted again and again (the same kernels and includes over and over); `includes`, a block of
-`#include` lines, conditionals and a kernel repeated (the include rules read every include); `macros`, multi-line
-macros full of CUDA calls (every identifier in a macro body is classified); `cmake` and `make`, build files of
-repeated CUDA targets and flags. Each size of each shape is migrated in a fresh process (`migrate_file`, the whole
-per-file path: every rule, the fixes applied), and the table gives the seconds, microseconds per line, and the
-process's peak resident memory above what it held once the rules and packs were loaded (and three sample files
-migrated, so that what the rules load on first use is not counted as the file's), also as a multiple of the file's
-size. A flat µs/line column is linear time. "Above what it held" is the resident memory once the warm-up's garbage
-is collected and glibc's free heap given back, with the kernel's high-water mark reset there (/proc/self/clear_refs),
-so that memory freed by the warm-up and kept by the allocator does not hide the file's use of it.
+samples' sources pasted again and again (the same kernels and includes over and over); `one-line`, CUDA calls on a
+single line inside one function (the shape that was quadratic); `includes`, a block of `#include` lines,
+conditionals and a kernel repeated (the include rules read every include); `macros`, multi-line macros full of CUDA
+calls (every identifier in a macro body is classified); `cmake` and `make`, build files of repeated CUDA targets and
+flags. Each size of each shape is migrated in a fresh process (`_migrate_one`, the whole per-file path: every rule,
+the fixes applied, the size policy: a C++ file over --max-file-size, 4 MiB, is renamed only, a build file over it
+copied), and the table gives the mode (`full` analysis, `renamed` only, `copied`), the seconds, microseconds per line
+and per KB, and the process's peak resident memory above what it held once the rules and packs were loaded (and
+three sample files migrated, so that what the rules load on first use is not counted as the file's), also as a
+multiple of the file's size. "Above what it held" is the resident memory once the warm-up's garbage is collected and
+glibc's free heap given back, with the kernel's high-water mark reset there (/proc/self/clear_refs).
 
-With `--run`, each size is also migrated as a user meets it: `api.migrate` on a folder holding the file, with the
-output tree, the report model, the line diff and the .hipmigrate/ state written (after the same warm-up as a run of
-the three sample files), and the last two columns give that run's peak above the warmed-up process.
+The last lines give, per shape and mode, the spread of µs per KB between its sizes from 100K up (below that the
+fixed cost of a file dominates) and of µs per line where a shape has lines to count; `--check` exits 1 when a spread
+is over 2x. With `--run`, each size is also migrated as a user meets it: `api.migrate` on a folder holding the file
+(output tree, report model, line diff, .hipmigrate/ state), and the last columns give that run's seconds and peak.
 """
 from __future__ import annotations
 
@@ -34,8 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SIZES = {"10K": 10_000, "100K": 100_000, "1M": 1_000_000, "5M": 5_000_000, "20M": 20_000_000}
-SHAPES = ("realistic", "pasted", "includes", "macros", "cmake", "make")
+SIZES = {"10K": 10_000, "100K": 100_000, "1M": 1_000_000, "3M": 3_000_000, "5M": 5_000_000, "20M": 20_000_000}
+SHAPES = ("realistic", "pasted", "one-line", "includes", "macros", "cmake", "make")
+SPREAD = 2.0  # the most a shape's µs per KB (and per line) may vary between sizes of one mode
+SPREAD_FROM = 100_000  # sizes below are dominated by a file's fixed cost
 NAMES = {"cmake": "CMakeLists.txt", "make": "Makefile"}
 # migrated once before each measurement, so that what is loaded on first use does not count as the file's
 WARM_UP = tuple(ROOT / "samples" / path for path in ("cudnn_conv/src/cudnn_conv.cu", "cudnn_conv/src/Makefile",
@@ -82,7 +87,16 @@ BLOCKS = {
 }
 
 
+def one_line(size: int) -> bytes:
+    """CUDA calls one after another on a single line, in one function."""
+    head, tail = b"#include <cuda_runtime.h>\nvoid f(float* p, float* d, float* h, int n) { ", b" }\n"
+    call = b"cudaMalloc((void**)&p, 4); cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); "
+    return head + call * max(1, (size - len(head) - len(tail)) // len(call)) + tail
+
+
 def make_file(shape: str, size: int) -> bytes:
+    if shape == "one-line":
+        return one_line(size)
     if shape == "realistic":
         return realistic(size)
     if shape == "pasted":
@@ -150,8 +164,9 @@ def child(path: Path, name: str) -> dict:
     seconds = time.perf_counter() - started
     peak = high_water()
     codes = sorted({f.code for f in result.findings if f.code.startswith("INP")})
+    mode = "renamed" if "INP011" in codes else "copied" if "INP005" in codes else "full"
     return {"seconds": seconds, "lines": result.lines, "findings": len(result.findings), "extra_kb": peak - before,
-            "base_kb": before, "problems": codes}
+            "base_kb": before, "problems": codes, "mode": mode}
 
 
 def whole_run(path: Path, name: str) -> dict:
@@ -195,11 +210,30 @@ def measure(shape: str, size: int, whole: bool = False) -> dict:
     return doc
 
 
+def spreads(rows: list[tuple[str, str, dict]]) -> list[tuple[str, str, str, float]]:
+    """(shape, mode, unit, largest / smallest) of µs per KB and per line over the sizes from SPREAD_FROM up."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for shape, _, r in rows:
+        if r["bytes"] >= SPREAD_FROM:
+            groups.setdefault((shape, r["mode"]), []).append(r)
+    out = []
+    for (shape, mode), rs in groups.items():
+        if len(rs) < 2:
+            continue
+        per_kb = [r["seconds"] / r["bytes"] for r in rs]
+        out.append((shape, mode, "KB", max(per_kb) / min(per_kb)))
+        if min(r["lines"] for r in rs) > 1:
+            per_line = [r["seconds"] / r["lines"] for r in rs]
+            out.append((shape, mode, "line", max(per_line) / min(per_line)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=",".join(SIZES))
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--run", action="store_true", help="also measure the whole run (output tree, state, diff)")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 when a spread is over {SPREAD:g}x")
     parser.add_argument("--child", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
     parser.add_argument("--child-run", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -209,22 +243,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.child_run:
         print(json.dumps(whole_run(Path(args.child_run[0]), args.child_run[1])))
         return 0
-    print(f"{'shape':<10} {'size':>5} {'lines':>9} {'findings':>9} {'seconds':>8} {'us/line':>8} "
-          f"{'extra MB':>9} {'x size':>7}" + (f" {'run s':>7} {'run MB':>7} {'x size':>7}" if args.run else "")
+    print(f"{'shape':<10} {'size':>5} {'mode':<7} {'lines':>9} {'findings':>9} {'seconds':>8} {'us/line':>9} "
+          f"{'us/KB':>7} {'extra MB':>9} {'x size':>7}" + (f" {'run s':>7} {'run MB':>7}" if args.run else "")
           + "  input problems")
+    rows = []
     for shape in args.shapes.split(","):
         for label in args.sizes.split(","):
             r = measure(shape, SIZES[label], args.run)
-            lines = max(1, r["lines"])
+            rows.append((shape, label, r))
             extra = r["extra_kb"] / 1024
-            whole = ""
-            if args.run:
-                run_mb = r["run"]["extra_kb"] / 1024
-                whole = f" {r['run']['seconds']:>7.2f} {run_mb:>7.1f} {run_mb * 2**20 / r['bytes']:>7.2f}"
-            print(f"{shape:<10} {label:>5} {r['lines']:>9} {r['findings']:>9} {r['seconds']:>8.2f} "
-                  f"{r['seconds'] / lines * 1e6:>8.1f} {extra:>9.1f} {extra * 2**20 / r['bytes']:>7.2f}{whole}  "
-                  f"{' '.join(r['problems']) or '-'}", flush=True)
-    return 0
+            whole = f" {r['run']['seconds']:>7.2f} {r['run']['extra_kb'] / 1024:>7.1f}" if args.run else ""
+            print(f"{shape:<10} {label:>5} {r['mode']:<7} {r['lines']:>9} {r['findings']:>9} {r['seconds']:>8.2f} "
+                  f"{r['seconds'] / max(1, r['lines']) * 1e6:>9.1f} {r['seconds'] / r['bytes'] * 1e9:>7.1f} "
+                  f"{extra:>9.1f} {extra * 2**20 / r['bytes']:>7.2f}{whole}  {' '.join(r['problems']) or '-'}",
+                  flush=True)
+    worst = 1.0
+    for shape, mode, unit, spread in spreads(rows):
+        worst = max(worst, spread)
+        print(f"spread of us/{unit:<4} {shape:<10} {mode:<7} {spread:5.2f}x" + ("  over 2x" if spread > SPREAD else ""))
+    return 1 if args.check and worst > SPREAD else 0
 
 
 if __name__ == "__main__":

@@ -3,18 +3,15 @@
 An example is a complete translation unit when nvcc compiles its CUDA code as it stands (for sm_90). Its migration
 for HIP 5.2 must then compile with Debian's HIP 5.2 for gfx90a, and its migration for HIP 6.4 with HIP 6.4 (clang 21)
 for gfx942, gfx950 and gfx1100, each with the whole engine (every C++ rule and the packs, as `hipmigrate run`
-migrates) and the example's own options. The examples whose migration cannot build are listed below with the reason,
+migrates) and the example's own options. The examples are compiled in batches of the same includes, each in a
+namespace of its own, with the verdict each gets alone (tests/batches.py says how), on every core at once. The examples whose migration cannot build are listed below with the reason,
 and each of them must also get a warning or an error from the migration that says so: nothing fails silently.
 """
 from __future__ import annotations
 
 import os
-import subprocess
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from pathlib import Path
-
 import pytest
 
 from migrate import toolchain
@@ -23,6 +20,7 @@ from migrate.model import Severity
 from migrate.packs import default_packs
 from migrate.registry import default_registry
 from migrate.testing import example_id, example_options
+from tests import batches
 from tests.conftest import need_tool
 
 REGISTRY = default_registry()
@@ -86,15 +84,6 @@ def cases():
             yield example_id(rule, index, example), example
 
 
-def is_unit(code: str, tmp: Path) -> bool:
-    """nvcc compiles the example's CUDA code as it stands (its front end: every name must be declared)."""
-    source = tmp / "example.cu"
-    source.write_text(code)
-    proc = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "--cuda", str(source), "-o", str(tmp / "example.ii"),
-                           f"-I{CUDA_INCLUDE}"], capture_output=True, text=True)
-    return proc.returncode == 0
-
-
 def migrate(example, release: str) -> tuple[str, tuple]:
     packs = default_packs()
     options, _ = example_options(example, packs)
@@ -103,46 +92,62 @@ def migrate(example, release: str) -> tuple[str, tuple]:
     return result.data.decode(), result.findings
 
 
-def compile_hip(hipcc: str, text: str, targets: tuple[str, ...], tmp: Path, extra: list[str]) -> str | None:
-    """None when it compiles, else hipcc's first error line."""
-    source = tmp / "example.hip"
-    source.write_text(text)
-    cmd = [hipcc, "-x", "hip", "-std=c++17", *(f"--offload-arch={t}" for t in targets), *extra, "-c", str(source),
-           "-o", str(tmp / "example.o")]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp, env=toolchain.amd_env(scratch=str(tmp)))
-    if proc.returncode == 0:
-        return None
-    return next((line for line in proc.stderr.splitlines() if "error" in line), proc.stderr[-300:])
+def nvcc() -> batches.Compiler:
+    """nvcc's front end (--cuda) for sm_90: every name must be declared."""
+    return batches.Compiler(lambda src, out: ["nvcc", "-arch=sm_90", "-std=c++17", "--cuda", str(src), "-o",
+                                              str(out.with_suffix(".ii")), f"-I{CUDA_INCLUDE}"], ".cu")
 
 
-def outcome(case, hipcc: str, hipcc64: str) -> tuple[str, dict[str, str | None], dict[str, bool]]:
-    """(id, release -> first error or None, release -> the migration warned) of one example; ({}, {}) if no unit."""
-    name, example = case
-    with tempfile.TemporaryDirectory(prefix="hipmigrate-example-") as tmp:
-        tmp = Path(tmp)
-        if not is_unit(example.code, tmp):
-            return name, {}, {}
-        errors, warned = {}, {}
-        for release, compiler, targets, extra in (
-                ("5.2", hipcc, ("gfx90a",), [f"-I{toolchain.EXTRA_INCLUDE}"]), ("6.4", hipcc64, TARGETS_64, [])):
-            text, findings = migrate(example, release)
-            errors[release] = compile_hip(compiler, text, targets, tmp, extra)
-            warned[release] = any(f.severity >= Severity.WARNING for f in findings)
-        return name, errors, warned
+def hip(compiler: str, targets: tuple[str, ...], extra: list[str]) -> batches.Compiler:
+    base = [compiler, "-x", "hip", "-std=c++17", "-ferror-limit=0", *extra]
+    return batches.Compiler(
+        lambda src, out: [*base, *(f"--offload-arch={t}" for t in targets), "-c", str(src), "-o", str(out)], ".hip",
+        env=toolchain.amd_env(), probe=lambda src: [*base, f"--offload-arch={targets[0]}", "--cuda-host-only",
+                                                    "-fsyntax-only", str(src)])
+
+
+def resolve_all(compiler: batches.Compiler, snippets: list[batches.Snippet], pool) -> dict[str, str | None]:
+    grouped, lone = batches.groups(snippets)
+    units = [b for part in pool.map(lambda g: batches.batches(compiler, g), grouped) for b in part]
+    verdicts: dict[str, str | None] = {}
+    for part in pool.map(lambda b: batches.resolve(compiler, b), [*units, *([s] for s in lone)]):
+        verdicts.update(part)
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def outcomes(hipcc, hipcc64) -> dict[str, tuple[dict[str, str | None], dict[str, bool]]]:
+    """Every example's (release -> first error or None, release -> the migration warned); ({}, {}) for an example
+    that is no complete unit. Compiled in batches (tests/batches.py), both cores busy from the first to the last."""
+    need_tool("nvcc")
+    every = dict(cases())
+    releases = (("5.2", hip(hipcc, ("gfx90a",), [f"-I{toolchain.EXTRA_INCLUDE}"])), ("6.4", hip(hipcc64, TARGETS_64, [])))
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        units = resolve_all(nvcc(), [batches.Snippet(name, ex.code) for name, ex in every.items()], pool)
+        migrated = {(name, release): migrate(every[name], release)
+                    for name, error in units.items() if error is None for release, _ in releases}
+        errors: dict[str, dict[str, str | None]] = {name: {} for name, error in units.items() if error is None}
+        for release, compiler in releases:
+            # an example known not to build there is compiled alone: its failure must not cost a batch a split
+            known = [batches.Snippet(name, migrated[name, release][0], alone=release in UNBUILT.get(name, {}))
+                     for name in errors]
+            for name, error in resolve_all(compiler, known, pool).items():
+                errors[name][release] = error
+    return {name: (errors.get(name, {}), {release: any(f.severity >= Severity.WARNING
+                                                        for f in migrated[name, release][1])
+                                          for release, _ in releases} if name in errors else {})
+            for name in every}
 
 
 @pytest.mark.nvcc
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_example_units_build_for_amd_with_hip_5_2_and_6_4(rule, hipcc, hipcc64):
-    need_tool("nvcc")
-    mine = [c for c in cases() if c[0].startswith(f"{rule.code}-")]
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        results = list(pool.map(lambda c: outcome(c, hipcc, hipcc64), mine))
-    failed = {name: {r: e for r, e in errors.items() if e} for name, errors, _ in results}
+def test_example_units_build_for_amd_with_hip_5_2_and_6_4(rule, outcomes):
+    mine = {name: outcome for name, outcome in outcomes.items() if name.startswith(f"{rule.code}-")}
+    failed = {name: {r: e for r, e in errors.items() if e} for name, (errors, _) in mine.items()}
     failed = {name: errs for name, errs in failed.items() if errs}
     expected = {name: why for name, why in UNBUILT.items() if name.startswith(f"{rule.code}-")}
     assert {n: sorted(e) for n, e in failed.items()} == {n: sorted(w) for n, w in expected.items()}, failed
-    for name, errors, warned in results:
+    for name, (_, warned) in mine.items():
         for release in failed.get(name, {}):
             if (name, release) in MACHINE_LIMITS:
                 continue

@@ -65,3 +65,18 @@ def test_an_internal_error_after_hipify_perl_costs_only_its_file(tmp_path, monke
     assert [(f["path"], f["code"]) for f in doc["findings"] if f["code"].startswith("INP")] == [("bad.cu", "INP008")]
     assert (tmp_path / "out" / "bad.cu").read_bytes() == b"// BREAK_HERE\n" + CALL
     assert (tmp_path / "out" / "ok.cu").read_bytes() == EXPECTED["ok.cu"]
+
+
+def test_a_file_over_the_limit_keeps_hipify_perls_translation_and_says_so(tmp_path):
+    """Over --max-file-size, hipify-perl's output is kept and the rename pass renames only what it left; INP011 says
+    so, rather than that only names and headers were renamed."""
+    text = b"#include <cuda_runtime.h>\n" + CALL * 10
+    src = write_tree(tmp_path / "src", {"big.cu": text})
+    code, doc = _run(src, tmp_path / "out", "--max-file-size", "100")
+    assert code == 1
+    [finding] = [f for f in doc["findings"] if f["code"] == "INP011"]
+    assert finding["message"] == (
+        f"{len(text)} bytes is over the 100-byte limit of full analysis: hipify-perl's translation was kept and only "
+        "CUDA names and headers it left were renamed after it (0 names, 0 include lines); no post-rule or hazard check "
+        "ran; raise --max-file-size to analyse it, or give --over-size copy to copy such files unchanged")
+    assert (tmp_path / "out" / "big.cu").read_bytes() == b"#include <hip/hip_runtime.h>\n" + EXPECTED["ok.cu"] * 10

@@ -23,6 +23,9 @@ from migrate.testing import example_id, example_options
 from tests import batches
 from tests.conftest import need_tool
 
+# one worker resolves the module's examples once (`outcomes`), with a pool of its own
+pytestmark = pytest.mark.xdist_group("example-builds")
+
 REGISTRY = default_registry()
 RULES = REGISTRY.cpp()
 CUDA_INCLUDE = toolchain.TOOLCHAIN / "cuda" / "include"

@@ -84,7 +84,8 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     source = data if engine_output is None else engine_output
     if len(data) > options.max_file_size:  # the size policy: renamed only (migrate/cpp/rename_only.py)
         renamed = rename_only.rename(source, packs, target)
-        new, findings = renamed.data, (_renamed_only(f.rel, len(data), options.max_file_size, renamed),)
+        new, findings = renamed.data, (_renamed_only(f.rel, len(data), options.max_file_size, renamed,
+                                                     engine_output is not None),)
     else:
         result = translate(f.rel, source, options, packs, target, _rules())
         new, findings = result.data, result.findings
@@ -92,12 +93,15 @@ def migrate_file(f: SourceFile, options: Options, target: str, packs: Packs | No
     return FileResult(f.rel, status, (*notes, *findings), data, new, data.count(b"\n"))
 
 
-def _renamed_only(path: str, size: int, limit: int, result: rename_only.Renamed) -> Finding:
-    """INP011: what the size policy did to a C++ file over the limit, and what it did not."""
-    return input_finding(path, "INP011", f"{size} bytes is over the {limit}-byte limit of full analysis: only CUDA "
-                         f"names and headers were renamed ({result.names} names, {result.headers} include lines); no "
-                         "rule or hazard check ran; raise --max-file-size to analyse it, or give --over-size copy to "
-                         "copy such files unchanged")
+def _renamed_only(path: str, size: int, limit: int, result: rename_only.Renamed, after_perl: bool = False) -> Finding:
+    """INP011: what the size policy did to a C++ file over the limit, and what it did not. After hipify-perl, its
+    translation is kept and the rename pass renames what it left."""
+    done = (f"hipify-perl's translation was kept and only CUDA names and headers it left were renamed after it "
+            f"({result.names} names, {result.headers} include lines); no post-rule" if after_perl else
+            f"only CUDA names and headers were renamed ({result.names} names, {result.headers} include lines); no rule")
+    return input_finding(path, "INP011", f"{size} bytes is over the {limit}-byte limit of full analysis: {done} or "
+                         "hazard check ran; raise --max-file-size to analyse it, or give --over-size copy to copy such "
+                         "files unchanged")
 
 
 def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResult:

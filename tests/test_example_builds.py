@@ -4,8 +4,9 @@ An example is a complete translation unit when nvcc compiles its CUDA code as it
 for HIP 5.2 must then compile with Debian's HIP 5.2 for gfx90a, and its migration for HIP 6.4 with HIP 6.4 (clang 21)
 for gfx942, gfx950 and gfx1100, each with the whole engine (every C++ rule and the packs, as `hipmigrate run`
 migrates) and the example's own options. The examples are compiled in batches of the same includes, each in a
-namespace of its own, with the verdict each gets alone (tests/batches.py says how), on every core at once. The examples whose migration cannot build are listed below with the reason,
-and each of them must also get a warning or an error from the migration that says so: nothing fails silently.
+namespace of its own, with the verdict each gets alone (tests/batches.py says how), on every core at once. The
+examples whose migration cannot build are listed below with the reason, and each of them must also get a warning or
+an error from the migration that says so: nothing fails silently.
 """
 from __future__ import annotations
 

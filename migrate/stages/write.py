@@ -15,11 +15,11 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import BinaryIO, Iterable
 
+from migrate import git
 from migrate.files import atomic_copy, atomic_write, new_folder_mode
 from migrate.interrupt import Interrupted
 from migrate.model import FileResult, FileStatus, MigrationResult
@@ -136,8 +136,16 @@ def _remove(folder: Path) -> None:
 
 # --- --in-place -------------------------------------------------------------------------------------------------
 
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=120, check=check)
+def _git(root: Path, *args: str) -> str:
+    """The output of a git command that cannot fail once check_clean_git has passed (one line, stripped)."""
+    try:
+        proc = git.run(root, *args)
+    except git.Unavailable as exc:
+        raise UsageError(f"--in-place needs git: {exc}") from None
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(f"{root}: git {args[0]} failed: {message[-1] if message else 'no message'}")
+    return proc.stdout.decode("utf-8", "surrogateescape").strip()
 
 
 def _folder(root: Path) -> Path:
@@ -149,7 +157,7 @@ def _digest(data: bytes) -> str:
 
 
 def _journal(root: Path) -> Path:
-    return Path(_git(_folder(root), "rev-parse", "--absolute-git-dir").stdout.decode().strip()) / JOURNAL
+    return Path(_git(_folder(root), "rev-parse", "--absolute-git-dir")) / JOURNAL
 
 
 def _read_journal(path: Path) -> dict[str, str]:
@@ -166,19 +174,20 @@ def check_clean_git(root: Path) -> None:
     (recorded in its journal with their new content), so that running it again finishes the job."""
     folder = _folder(root)
     try:
-        top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
-                             text=True, timeout=30)
-    except OSError as exc:
-        raise UsageError(f"--in-place needs git: {exc}") from exc
+        top = git.run(folder, "rev-parse", "--show-toplevel", timeout=30)
+        spec = "." if root.is_dir() else root.name
+        status = git.run(folder, "status", "--porcelain", "-z", "--", spec).stdout if top.returncode == 0 else b""
+    except git.Unavailable as exc:
+        raise UsageError(f"--in-place needs git: {exc}") from None
+    if git.refused(top):
+        raise UsageError(git.trust_hint(folder))
     if top.returncode != 0:
         raise UsageError(f"{root}: --in-place needs a git work tree (to show and undo the change); use --out DST")
-    spec = "." if root.is_dir() else root.name
-    status = _git(folder, "status", "--porcelain", "-z", "--", spec, check=False).stdout
     dirty = _porcelain_paths(status)
     if not dirty:
         return
     done = _read_journal(_journal(root))
-    top_dir = Path(top.stdout.strip())
+    top_dir = Path(top.stdout.decode("utf-8", "surrogateescape").strip())
     for rel in dirty:
         try:
             current = _digest((top_dir / rel).read_bytes())
@@ -212,7 +221,7 @@ def write_in_place(inventory: Inventory, result: MigrationResult) -> None:
     if not changed:
         return
     journal = _journal(inventory.root)
-    top = Path(_git(_folder(inventory.root), "rev-parse", "--show-toplevel").stdout.decode().strip())
+    top = Path(_git(_folder(inventory.root), "rev-parse", "--show-toplevel"))
     done = _read_journal(journal)
     for r in changed:
         done[os.path.relpath(os.path.realpath(inventory.root / r.path), os.path.realpath(top))] = _digest(r.new)

@@ -11,6 +11,7 @@ from rich.text import Text
 from migrate.model import BuildResult
 from migrate.render.json import finding_dict
 from migrate.verify.diagnostics import TARGET, error_key, first_error
+from migrate.pathnames import shown
 
 SCHEMA_VERSION = 1
 
@@ -63,7 +64,7 @@ def render_text(result: BuildResult, console: Console) -> None:
                          else "") + f"; {len(groups)} distinct error{'s' if len(groups) != 1 else ''}, the most met first:")
         for (code, path, line, text, _), same in list(groups.items())[:5]:
             units = len({unit for unit, _ in same})
-            console.print(f"  {len(same):>4} x {code} {path}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
+            console.print(f"  {len(same):>4} x {code} {shown(path)}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
                           markup=False, highlight=False)
     if result.units:
         table = Table(title_justify="left")
@@ -73,7 +74,7 @@ def render_text(result: BuildResult, console: Console) -> None:
         for u in result.units:
             errors = sum(1 for f in u.findings if f.severity.label == "error")
             style = "green" if u.status == "ok" else "red"
-            table.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
+            table.add_row(shown(u.path), u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
                           Text(first_error(u.findings) if u.status != "ok" else ""))
         console.print(table)
     findings = [f for f in result.findings if f.severity.label == "error"]
@@ -84,7 +85,7 @@ def render_text(result: BuildResult, console: Console) -> None:
             units = len({unit for unit, _ in same})
             times = f" (x{len(same)}, {units} unit{'s' if units != 1 else ''})" if len(same) > 1 else ""
             message = TARGET.sub(": ", same[0][1].message, count=1)
-            console.print(f"  {path}:{line}:{column}: {code} {message}{times}", markup=False, highlight=False)
+            console.print(f"  {shown(path)}:{line}:{column}: {code} {message}{times}", markup=False, highlight=False)
     if result.project is not None:
         p = result.project
         console.print(f"project build `{p.command}`: {p.status} in {p.seconds:.1f} s", markup=False)

@@ -100,7 +100,9 @@ def blockers_block(console: Console, m: Migration, codes: dict) -> None:
 def statistics(console: Console, m: Migration, codes: dict) -> None:
     """Counts per code, largest first, as `ruff --statistics` prints them."""
     for code, n in sorted(m.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
-        name = rule_name(codes, code) or ("pack conversions" if code.startswith("MAP") else "")
+        entry = codes.get(code)  # a code no rule class carries (INP, ENG) is named by its title
+        name = rule_name(codes, code) or ("pack conversions" if code.startswith("MAP") else
+                                          entry.title if entry is not None else "")
         console.print(f"{n:>6}  {code}  {name}", markup=False, highlight=False)
 
 

@@ -196,7 +196,7 @@ def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> t
         if project.path is None:
             project = config.load(Path.cwd())
         if project.get("hipcc"):
-            hipcc, origin = str(project.path_value("hipcc")), f"{project.path}: [tool.hipmigrate] hipcc ="
+            hipcc, origin = str(project.path_value("hipcc")), f"named by [tool.hipmigrate] hipcc in {project.path}"
     if hip_version:
         hip_version = scan.given_hip_version(hip_version)
     elif hipcc is None:

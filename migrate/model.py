@@ -194,6 +194,7 @@ class BuildResult:
     units: tuple[UnitResult, ...] = ()
     skipped: tuple[str, ...] = ()  # sources that are not HIP (plain host C/C++)
     project: CommandResult | None = None
+    hipcc_origin: str = ""  # where that hipcc came from (migrate.toolchain.provenance): it is what `build` runs
 
     @property
     def failed(self) -> bool:

@@ -5,6 +5,7 @@ import json
 from collections import Counter
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -19,8 +20,8 @@ SCHEMA_VERSION = 1
 def as_dict(result: BuildResult) -> dict:
     return {
         "schema": SCHEMA_VERSION, "command": "build", "root": result.root, "source": result.source,
-        "targets": list(result.targets), "hipcc": result.hipcc, "hip_version": result.hip_version,
-        "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
+        "targets": list(result.targets), "hipcc": result.hipcc, "hipcc_origin": result.hipcc_origin,
+        "hip_version": result.hip_version, "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
                    "command": list(u.command), "findings": [finding_dict(f) for f in u.findings]}
                   for u in result.units],
         "skipped": list(result.skipped),
@@ -54,7 +55,7 @@ def render_text(result: BuildResult, console: Console) -> None:
     ok = sum(1 for u in result.units if u.status == "ok")
     console.print(f"[bold]hipmigrate build[/]: {len(result.units)} compiles ({ok} ok) of "
                   f"{len({u.path for u in result.units})} units for {', '.join(result.targets)} with hipcc "
-                  f"{result.hip_version} ({result.hipcc}); {len(result.skipped)} plain C/C++ units left to the "
+                  f"{result.hip_version} ({escape(result.hipcc)}, {escape(result.hipcc_origin)}); {len(result.skipped)} plain C/C++ units left to the "
                   "project's build", highlight=False)
     groups = error_groups(result)
     if groups:

@@ -106,11 +106,12 @@ def write_in_place(inventory: Inventory, result: MigrationResult) -> MigrationRe
     vanished or changed since it was read is not replaced (INP012 says so); the result says what was written."""
     changed = [r for r in result.files if r.status is FileStatus.MIGRATED and r.new is not None]
     journal = _journal(inventory.root)
-    if not changed:
-        journal.unlink(missing_ok=True)  # a rerun after an interrupt that came once every file was replaced
-        return result
     top = Path(_git(_folder(inventory.root), "rev-parse", "--show-toplevel"))
     done = _read_journal(journal)
+    if not changed:
+        if done and all(_holds_digest(top / rel, digest) for rel, digest in done.items()):
+            _forget(journal)  # a rerun after an interrupt that came once every file it names was replaced
+        return result
     for r in changed:
         done[os.path.relpath(os.path.realpath(inventory.root / r.path), os.path.realpath(top))] = _digest(r.new)
     try:
@@ -142,6 +143,20 @@ def complete(count: int) -> str:
     """What an interrupt says once every file is migrated in place: the run is over, nothing to resume."""
     return (f"the run had finished: {count} files were migrated in place; review the change with `git diff`, undo "
             "it with `git checkout -- .`")
+
+
+def _holds_digest(path: Path, digest: str) -> bool:
+    try:
+        return _digest(path.read_bytes()) == digest
+    except OSError:
+        return False
+
+
+def _forget(journal: Path) -> None:
+    try:
+        journal.unlink(missing_ok=True)
+    except OSError:
+        pass  # kept: it names files that hold what it says, so a later run accepts them all the same
 
 
 def _holds(path: Path, data: bytes) -> bool:

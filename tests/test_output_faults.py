@@ -128,6 +128,16 @@ def test_an_empty_dst_is_filled_in_place_and_keeps_its_inode_and_mode(tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+def test_a_dst_holding_only_a_killed_run_s_staging_says_so(tmp_path):
+    src = write_tree(tmp_path / "src", {"k.cu": CALL})
+    (tmp_path / "dst" / ".hipmigrate.partial-x1y2").mkdir(parents=True)
+    result = cli("run", src, "--out", tmp_path / "dst")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, (
+        f"hipmigrate: error: {tmp_path / 'dst'}: holds only .hipmigrate.partial-* folders, left by a run that was "
+        "killed before it could remove them (or being written by a run now): remove them once no hipmigrate run is "
+        "writing there, then run again"))
+
+
 def test_an_empty_dst_that_is_a_mount_point_is_accepted(tmp_path):
     src = write_tree(tmp_path / "src", {"k.cu": CALL})
     with tmpfs(tmp_path / "mnt", "1m") as dst:

@@ -32,6 +32,7 @@ from migrate.stages.late import unreadable, vanished, with_findings
 from migrate.stages.scan import Inventory, copied_link
 
 CHUNK = 1 << 20
+STAGED = ".hipmigrate.partial-"  # the staging folder inside an existing empty DST
 
 
 def check_destination(source: Path, out: Path) -> None:
@@ -41,6 +42,10 @@ def check_destination(source: Path, out: Path) -> None:
     if dst in src.parents:
         raise UsageError(f"{out}: the output folder contains the source tree {source}; choose another folder")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        if out.is_dir() and all(p.name.startswith(STAGED) for p in out.iterdir()):
+            raise UsageError(f"{out}: holds only {STAGED}* folders, left by a run that was killed before it could "
+                             "remove them (or being written by a run now): remove them once no hipmigrate run is "
+                             "writing there, then run again")
         raise UsageError(f"{out}: exists and is not an empty folder; give a new or empty folder with --out")
     above = next((p for p in out.absolute().parents if p.exists()), None)
     if above is not None and not above.is_dir():
@@ -80,7 +85,7 @@ def staged_tree(inventory: Inventory, result: MigrationResult, out: Path) -> Ite
     try:
         if not existed:
             out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".hipmigrate.partial-" if existed else f".{out.name}.partial-",
+        staging = Path(tempfile.mkdtemp(prefix=STAGED if existed else f".{out.name}.partial-",
                                         dir=out if existed else out.parent))
         if not existed:
             os.chmod(staging, new_folder_mode())
@@ -156,7 +161,7 @@ def _shown(exc: OSError, staging: Path | None, out: Path) -> Path:
     try:
         return out / path.relative_to(staging)
     except ValueError:
-        return out if path.name.startswith((f".{out.name}.partial-", ".hipmigrate.partial-")) else path
+        return out if path.name.startswith((f".{out.name}.partial-", STAGED)) else path
 
 
 def _folders(rel: str) -> list[str]:

@@ -221,6 +221,10 @@ def test_a_dst_below_a_file_is_a_usage_error(tmp_path):
     assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, (
         f"hipmigrate: error: {tmp_path / 'file' / 'sub' / 'dst'}: {tmp_path / 'file'} is a file, not a folder; give "
         "a DST whose parent is a folder"))
+    result = cli("run", src / "k.cu", "--out", tmp_path / "file" / "k.cu")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, (
+        f"hipmigrate: error: {tmp_path / 'file' / 'k.cu'}: {tmp_path / 'file'} is a file, not a folder; give a file "
+        "whose parent is a folder"))
 
 
 # --- item 9: small ones ----------------------------------------------------------------------------------------------

@@ -47,9 +47,13 @@ def check_destination(source: Path, out: Path) -> None:
                              "remove them (or being written by a run now): remove them once no hipmigrate run is "
                              "writing there, then run again")
         raise UsageError(f"{out}: exists and is not an empty folder; give a new or empty folder with --out")
+    _check_parent(out, "DST")
+
+
+def _check_parent(out: Path, what: str) -> None:
     above = next((p for p in out.absolute().parents if p.exists()), None)
     if above is not None and not above.is_dir():
-        raise UsageError(f"{out}: {above} is a file, not a folder; give a DST whose parent is a folder")
+        raise UsageError(f"{out}: {above} is a file, not a folder; give a {what} whose parent is a folder")
 
 
 def check_file_destination(source: Path, out: Path, force: bool) -> None:
@@ -62,6 +66,7 @@ def check_file_destination(source: Path, out: Path, force: bool) -> None:
         raise UsageError(f"{out}: is a folder; for a single source file, --out names the output file")
     if out.exists() and not force:
         raise UsageError(f"{out}: exists; give a new file with --out, or --force to replace it")
+    _check_parent(out, "file")
 
 
 @dataclass

@@ -209,3 +209,24 @@ def test_an_interrupt_while_printing_says_the_output_was_written(tmp_path, monke
     assert (result.exit_code, result.stderr) == (
         143, f"hipmigrate: interrupted by SIGTERM: {tmp_path / 'dst'} was written whole\n")
     assert sorted(read_tree(tmp_path / "dst")) == [".hipmigrate/run.json", "k0.cu", "k1.cu"]
+
+
+@pytest.mark.git
+def test_an_interrupt_once_the_resume_record_is_written_migrated_nothing(tmp_path, monkeypatch):
+    repo = git_repo(tmp_path / "repo", _sources(2))
+    original = in_place.atomic_write
+
+    def after_the_record(path, data, *args, **kw):
+        original(path, data, *args, **kw)
+        if path.name == in_place.JOURNAL:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(in_place, "atomic_write", after_the_record)
+    result = cli("run", repo, "--in-place", "--hip-version", "6.2", "--jobs", "1")
+    assert (result.exit_code, result.stderr) == (130, (
+        "hipmigrate: interrupted by SIGINT: 0 of 2 files were migrated in place; running the same command again "
+        "migrates them\n"))
+    assert git(repo, "status", "--porcelain") == ""
+    monkeypatch.setattr(in_place, "atomic_write", original)
+    assert cli("run", repo, "--in-place", "--hip-version", "6.2").exit_code == 0
+    assert not (repo / ".git" / in_place.JOURNAL).exists()

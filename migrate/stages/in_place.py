@@ -116,6 +116,10 @@ def write_in_place(inventory: Inventory, result: MigrationResult) -> MigrationRe
         done[os.path.relpath(os.path.realpath(inventory.root / r.path), os.path.realpath(top))] = _digest(r.new)
     try:
         atomic_write(journal, json.dumps({"version": 1, "files": done}, indent=1).encode())
+    except Interrupted as exc:
+        exc.notes.append(f"0 of {len(changed)} files were migrated in place; running the same command again "
+                         "migrates them")
+        raise
     except OSError as exc:
         raise output_error(exc, journal, "nothing was migrated") from None
     late: dict[str, Finding] = {}

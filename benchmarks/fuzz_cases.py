@@ -2,6 +2,7 @@
 examples) and the mutations that make a case of one or two of them, drawn from a seeded random.Random."""
 from __future__ import annotations
 
+import os
 import random
 import re
 from dataclasses import dataclass
@@ -123,6 +124,25 @@ def mutate(rng: random.Random, data: bytes, donors: list[bytes]) -> bytes:
     return data
 
 
+# What an odd file name holds (issue 28): a byte that is not UTF-8, a newline or tab, quotes, a backslash, a
+# bidirectional override, spaces; or a name near the 255-byte limit of a name.
+NAME_BYTES = [b"\xff", b"\xe9", b"\n", b"\t", b"\r", b'"', b"\\", b" ", b"\xe2\x80\xae", b"\xc3\xa9", b"'"]
+
+
+def odd_name(rng: random.Random, rel: str) -> str:
+    """`rel` with its file name made odd, its extension (so its kind) kept; os.fsdecode's str for bytes not UTF-8."""
+    folder, _, name = rel.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    stem, ext = (stem, dot + ext) if dot and stem else (name, "")
+    raw = stem.encode()
+    if rng.random() < 0.15:
+        raw = (raw * (240 // max(1, len(raw)) + 1))[:240 - len(ext.encode())]
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randint(0, len(raw))
+        raw = raw[:at] + rng.choice(NAME_BYTES) + raw[at:]
+    return (folder + "/" if folder else "") + os.fsdecode(raw) + ext
+
+
 def make_case(rng: random.Random, number: int, pool: list[tuple[str, bytes]]) -> Case:
     files: dict[str, bytes] = {}
     donors = [d for _, d in pool]
@@ -131,6 +151,9 @@ def make_case(rng: random.Random, number: int, pool: list[tuple[str, bytes]]) ->
         if name in files:
             name = f"b/{name}"
         files[name] = mutate(rng, data, donors)
+    names = random.Random(number * 1_000_003 + sum(len(d) for d in files.values()))  # apart from `rng`'s draws
+    if names.random() < 0.1:
+        files = {odd_name(names, rel): data for rel, data in files.items()}
     options = {"hip_version": rng.choice(RELEASES), "launch_syntax": rng.choice(("chevron", "ggl")),
                "translate_comments": rng.random() < 0.2, "unsafe_fixes": rng.random() < 0.3}
     return Case(number, files, options)

@@ -37,8 +37,10 @@ def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
     failures += [f"exception {f.matched}" for f in internal.failed(result.findings)]
     try:
         json.loads(formats.render("json", "migration", done.report, formats.Context("run")))
-        formats.render("text", "migration", done.report, formats.Context("run", width=120, codes=api.codes()))
-        diff_render.unified(done.report)
+        text = formats.render("text", "migration", done.report, formats.Context("run", width=120, codes=api.codes()))
+        diff = "".join(diff_render.unified(done.report))
+        if any(rel in text + diff for rel in case.files if "\n" in rel):  # printed as it is, so across lines
+            failures.append("a file name split a line of the text output")
     except Exception as exc:
         failures.append(f"exception {internal.signature(exc)} (rendering)")
     if (out / UNTOUCHED).read_bytes() != UNTOUCHED_DATA:

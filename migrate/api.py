@@ -15,8 +15,10 @@ from migrate.packs import default_packs
 from migrate.report import assemble
 from migrate.report import state as report_state
 from migrate.report.model import Migration
+from migrate.interrupt import noting
+from migrate.stages import in_place as in_place_stage
 from migrate.stages import rewrite, scan, verify, write
-from migrate.errors import UsageError
+from migrate.errors import UsageError, output_error
 from migrate.stages.scan import Inventory
 from migrate import targets as amd_targets
 from migrate import toolchain
@@ -78,10 +80,12 @@ def analyse_files(inventory: Inventory, options: Options, progress_factory: Call
 
 @dataclass(frozen=True)
 class Migrated:
-    """What `run` did (the stages' facts) and its report model, built once: what the state keeps and the CLI prints."""
+    """What `run` did (the stages' facts) and its report model, built once: what the state keeps and the CLI prints.
+    `written`: what it wrote, for an interrupt that comes after (while the CLI prints), None when nothing."""
 
     result: MigrationResult
     report: Migration
+    written: str | None = None
 
 
 def run(source: Path, out: Path | None, options: Options, *, in_place: bool = False, force: bool = False,
@@ -96,23 +100,30 @@ def migrate(source: Path, out: Path | None, options: Options, *, in_place: bool 
             progress_factory: Callable | None = None) -> Migrated:
     """`run`, with the report model of the migration (the one DST/.hipmigrate/run.json keeps)."""
     if in_place:
-        write.check_clean_git(source)
+        in_place_stage.check_clean_git(source)
+        options = replace(options, in_place=True)
     elif out is not None and source.is_dir():
         write.check_destination(source, out)
     elif out is not None:
         write.check_file_destination(source, out, force)
     inventory, result = analyse(source, options, progress_factory)
+    written = None
     if in_place:
-        write.write_in_place(inventory, result)
+        result = in_place_stage.write_in_place(inventory, result)
+        count = len(result.changed)
+        written = in_place_stage.complete(count) if count else None
     elif out is not None and inventory.single:
         write.write_file(result, source, out)
+        written = f"{out} was written"
     result = replace(result, source=str(source.resolve()),
                      destination=str(source if in_place else out) if (in_place or out) else None)
-    keeps_state = out is not None and not in_place and not inventory.single
-    model = assemble.migration(result, options.unsafe_fixes, with_diffs=keeps_state)
-    if keeps_state:
-        write.write_tree(inventory, result, out, extra=report_state.run_state(model))
-    return Migrated(result, model)
+    with noting(written):
+        if out is not None and not in_place and not inventory.single:
+            with write.staged_tree(inventory, result, out) as tree:
+                model = assemble.migration(tree.result, options.unsafe_fixes, with_diffs=True)
+                tree.extra = report_state.run_state(model)
+            return Migrated(tree.result, model, f"{out} was written whole")
+        return Migrated(result, assemble.migration(result, options.unsafe_fixes, with_diffs=False), written)
 
 
 def migration_report(result: MigrationResult, options: Options, with_diffs: bool = False) -> Migration:
@@ -149,8 +160,12 @@ def build(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, command: str
 def write_build_state(root: Path, result: BuildResult) -> None:
     """ROOT/.hipmigrate/build.json: the report model of the build."""
     state = root / report_state.STATE
-    state.mkdir(exist_ok=True)
-    atomic_write(state / report_state.BUILD_FILE, report_state.encode(report_state.build_dict(assemble.build(result))))
+    try:
+        state.mkdir(exist_ok=True)
+        atomic_write(state / report_state.BUILD_FILE,
+                     report_state.encode(report_state.build_dict(assemble.build(result))))
+    except OSError as exc:
+        raise output_error(exc, state / report_state.BUILD_FILE, "the build ran, its record was not kept") from None
 
 
 def kernels(root: Path, targets: tuple[str, ...] = (), jobs: int = 1, *, hip_version: str | None = None,
@@ -181,7 +196,7 @@ def build_toolchain(root: Path, hip_version: str | None, hipcc: str | None) -> t
         if project.path is None:
             project = config.load(Path.cwd())
         if project.get("hipcc"):
-            hipcc, origin = str(project.path_value("hipcc")), f"{project.path}: [tool.hipmigrate] hipcc ="
+            hipcc, origin = str(project.path_value("hipcc")), f"named by [tool.hipmigrate] hipcc in {project.path}"
     if hip_version:
         hip_version = scan.given_hip_version(hip_version)
     elif hipcc is None:

@@ -2,7 +2,7 @@
 
 Exit status: 0 done, 1 done but some input needs attention (a file skipped, unparsable or not UTF-8),
 2 usage or internal error (an internal error in one file: the rest is still migrated and written),
-130 or 143 interrupted by SIGINT or SIGTERM (migrate/interrupt.py).
+3 the output could not be written (migrate.errors.OutputError), 130 or 143 interrupted by SIGINT or SIGTERM (migrate/interrupt.py).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from migrate.render import build as build_render
 from migrate.render import diff as diff_render
 from migrate.stages import write
 from migrate.errors import UsageError
+from migrate.interrupt import noting
 
 err = new_console(stderr=True)
 
@@ -163,8 +164,10 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
     if in_place == (out is not None):
         raise UsageError("give exactly one of --out DST and --in-place")
     if out == "-":
-        if not src.is_file():
+        if src.is_dir():
             raise UsageError("--out - (standard output) needs SRC to be one file")
+        if src.exists() and not src.is_file():
+            raise UsageError(f"{src}: not a regular file (a device, FIFO or socket); give a source file")
         done = api.migrate(src, None, options)
         write.write_stream(done.result, src, sys.stdout.buffer)
         sys.stdout.flush()
@@ -174,7 +177,8 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
                        progress_factory=progress_factory(kw))
     result = done.result
     if not then_build:
-        finish(result, done.report, "run", kw["output_format"], statistics=kw["statistics"])
+        with noting(done.written):
+            finish(result, done.report, "run", kw["output_format"], statistics=kw["statistics"])
     built = api.build(Path(out), options.offload_arch, options.jobs, hip_version=result.hip_version)
     if kw["output_format"] == "json":
         click.echo(json.dumps({"run": json.loads(formats.render("json", "migration", done.report,

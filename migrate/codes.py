@@ -72,6 +72,11 @@ ENGINE_CODES = (
            "tree to migrate it."),
     _input("INP010", "code nested deeper than hipmigrate follows",
            "A RecursionError: the input nests hundreds of levels deep. The file is copied unchanged."),
+    _input("INP012", "a file that vanished or changed while the run was in progress",
+           "It was listed, then deleted or moved before it was read or copied, or (`--in-place`) edited between "
+           "the moment it was read and the moment it would have been replaced. It is left out of the output, or "
+           "(`--in-place`) not replaced, so the edit made meanwhile is kept. Run again once the tree is settled.",
+           Severity.ERROR),
     Code("ENG001", "hipify-perl's own warning", RuleKind.ENGINE, Severity.WARNING,
          "With --engine hipify-perl, each warning hipify-perl prints (an unsupported identifier, mostly) becomes a "
          "finding on its line."),

@@ -16,8 +16,8 @@ current folder) upwards, as ruff looks for `[tool.ruff]`. Keys (command-line opt
     unsafe-fixes = false           # suggest: also apply fixes graded unsafe
     hipcc = "/opt/rocm-6.4.1/bin/hipcc"   # build: the toolchain to compile with
 
-Relative paths are taken from the folder holding the pyproject.toml. An unknown key, or a value of the wrong
-type, is a usage error.
+Relative paths are taken from the folder holding the pyproject.toml. A pyproject.toml met on the way up that is
+not valid TOML, an unknown key, or a value of the wrong type, is a usage error (exit status 2).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from migrate.errors import UsageError
 KEYS: dict[str, type | tuple[type, ...]] = {
     "select": list, "ignore": list, "min-severity": str, "baseline": str, "exclude": list, "hip-version": str,
     "cache": bool, "cache-dir": str, "unsafe-fixes": bool, "hipcc": str,
+    "bench": dict,  # [tool.hipmigrate.bench]: the benchmarks, whose keys `hipmigrate bench` checks (migrate/bench)
 }
 
 
@@ -55,20 +56,32 @@ def find(start: Path) -> Path | None:
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+            data = _parsed(candidate)
             if isinstance(data.get("tool"), dict) and "hipmigrate" in data["tool"]:
                 return candidate
     return None
+
+
+def _parsed(path: Path) -> dict:
+    """A pyproject.toml read as TOML. One that cannot be is a usage error, not a file without settings: its
+    [tool.hipmigrate] would be ignored without a word (as ruff refuses a broken pyproject.toml)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc}); fix it, since hipmigrate reads its [tool.hipmigrate] "
+                         "settings from the first pyproject.toml found from here up") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}), so not "
+                         "TOML; fix it") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def load(start: Path) -> ProjectConfig:
     path = find(start)
     if path is None:
         return ProjectConfig()
-    table = tomllib.loads(path.read_text(encoding="utf-8"))["tool"]["hipmigrate"]
+    table = _parsed(path)["tool"]["hipmigrate"]
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.hipmigrate] must be a table")
     for key, value in table.items():

@@ -59,6 +59,18 @@ def as_exception():
             signal.signal(s, previous)
 
 
+@contextmanager
+def noting(done: str | None):
+    """An Interrupted that passes through the block says `done` (what was already written before it) on its way
+    out; None adds nothing."""
+    try:
+        yield
+    except Interrupted as exc:
+        if done:
+            exc.notes.append(done)
+        raise
+
+
 def in_worker() -> None:
     """A worker process's signal dispositions (its initializer): SIGINT ignored, SIGTERM deadly again (a forked
     worker inherits the parent's handler, which would make it survive the parent's terminate())."""

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import chain
 
+from migrate.pathnames import prefixed
+
 CONTEXT = 3  # unchanged lines around each hunk, as diff -u
 
 Opcode = tuple[str, int, int, int, int]  # difflib's: tag, old[i1:i2] becomes new[j1:j2]
@@ -289,7 +291,7 @@ class LineDiff:
     def chunks(self, path: str) -> Iterator[str]:
         """The unified diff (`a/PATH`, `b/PATH`) in pieces of about CHUNK lines, made as they are read (a 20 MB file's
         diff is held whole only by whoever joins them)."""
-        out: list[str] = [f"--- a/{path}\n+++ b/{path}\n"]
+        out: list[str] = [f"--- {prefixed('a/', path)}\n+++ {prefixed('b/', path)}\n"]
         started = False
         ops = self._ops
         for head, a, b, tail in groups(ops):

@@ -96,7 +96,8 @@ class Finding:
     def fingerprint(self) -> str:
         """Stable across lines moving: rule code, path and the whitespace-normalised matched text."""
         text = " ".join(self.matched.split())
-        digest = hashlib.sha256(f"{self.code}\0{self.span.path}\0{text}".encode())
+        # a path that is not UTF-8 holds its bytes as surrogates (os.fsdecode's): hashed as those bytes
+        digest = hashlib.sha256(f"{self.code}\0{self.span.path}\0{text}".encode("utf-8", "surrogateescape"))
         return digest.hexdigest()[:16]
 
 
@@ -193,6 +194,7 @@ class BuildResult:
     units: tuple[UnitResult, ...] = ()
     skipped: tuple[str, ...] = ()  # sources that are not HIP (plain host C/C++)
     project: CommandResult | None = None
+    hipcc_origin: str = ""  # where that hipcc came from (migrate.toolchain.provenance): it is what `build` runs
 
     @property
     def failed(self) -> bool:

@@ -28,6 +28,7 @@ class Options:
     max_file_size: int = MAX_FILE_SIZE  # full analysis up to here; above it the size policy (migrate/stages/rewrite.py)
     over_size: str = "rename"  # a C++ file over max_file_size: rename (names and headers only) | copy (INP005)
     suppressions: bool = True  # honour `hipmigrate: ignore[...]` comments (migrate/suppress.py); False: --no-suppressions
+    in_place: bool = False  # --in-place: the tree is migrated where it stands, there is no copy to speak of
     offload_arch: tuple[str, ...] = ()  # AMD targets written into build files; () = the target HIP's defaults
     project_names: frozenset[str] = field(default_factory=frozenset)  # #define'd or declared as types in the project's headers
     # HIP libraries the project's sources need whatever its build files say (roctx64 for NVTX 3, which is header-only

@@ -100,6 +100,18 @@ class Toolchain:
         return defaults_for(self.short_version)
 
 
+ORIGINS = {"--hipcc": "given with --hipcc", "PATH": "found on PATH", "ROCM_PATH": "found in $ROCM_PATH/bin",
+           "hipmigrate": f"installed by scripts/install-toolchain in {TOOLCHAIN}"}
+
+
+def provenance(origin: str) -> str:
+    """Where a toolchain's hipcc came from (its `origin`), as `build` and `doctor` say it: the program run is this one
+    because of that."""
+    if origin in ORIGINS:
+        return ORIGINS[origin]
+    return origin if origin.startswith("named by ") else f"found in {origin}/bin"
+
+
 def _describe(hipcc: str, origin: str) -> Toolchain:
     folder = Path(hipcc).parent
     hipconfig = str(folder / "hipconfig") if (folder / "hipconfig").is_file() else None
@@ -141,7 +153,7 @@ def _candidates(explicit: str | None) -> list[tuple[str, str]]:
 def discover_all(explicit: str | None = None, explicit_origin: str = "--hipcc") -> tuple[Toolchain, ...]:
     """Every HIP toolchain found, the explicit one first, then the rest newest first."""
     if explicit and not (Path(explicit).is_file() and os.access(explicit, os.X_OK)):
-        raise UsageError(f"{explicit_origin} {explicit}: no such program (give the path of a hipcc)")
+        raise UsageError(f"{explicit} ({explicit_origin}): no such program (give the path of a hipcc)")
     seen: set[str] = set()
     found: list[Toolchain] = []
     for path, origin in _candidates(explicit):

@@ -109,7 +109,7 @@ def test_an_error_outside_the_files_is_an_internal_error_exit_2(tmp_path, monkey
     def broken(*args, **kw):
         raise RuntimeError("planted")
 
-    monkeypatch.setattr(write, "write_tree", broken)
+    monkeypatch.setattr(write, "staged_tree", broken)
     src = write_tree(tmp_path / "src", {"ok.cu": CALL})
     result = cli("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
     assert result.exit_code == 2

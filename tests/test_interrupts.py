@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate.stages import write
+from migrate.stages import in_place, write
 from tests.helpers import cli, git, git_repo, read_tree, write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def test_an_interrupt_while_the_tree_is_written_leaves_no_output_and_no_staging(
 @pytest.mark.parametrize("signum,status,name", SIGNALS)
 def test_an_interrupted_in_place_run_resumes(tmp_path, monkeypatch, signum, status, name):
     repo = git_repo(tmp_path / "repo", _sources(4))
-    original = write.atomic_write
+    original = in_place.atomic_write
     written = []
 
     def interrupted_after_two(path, data, *args, **kw):
@@ -70,13 +70,13 @@ def test_an_interrupted_in_place_run_resumes(tmp_path, monkeypatch, signum, stat
             if len(written) == 2:
                 os.kill(os.getpid(), signum)
 
-    monkeypatch.setattr(write, "atomic_write", interrupted_after_two)
+    monkeypatch.setattr(in_place, "atomic_write", interrupted_after_two)
     result = cli("run", repo, "--in-place", "--hip-version", "6.2", "--jobs", "1")
     assert result.exit_code == status
     assert result.stderr == (f"hipmigrate: interrupted by {name}: 2 of 4 files were migrated in place, each whole; run "
                              "the same command again to finish (it resumes), or `git checkout -- .` to undo\n")
     assert git(repo, "status", "--porcelain") == " M k0.cu\n M k1.cu\n"  # no temporary file
-    monkeypatch.setattr(write, "atomic_write", original)
+    monkeypatch.setattr(in_place, "atomic_write", original)
     (repo / "k3.cu").write_text("// edited meanwhile\n" + CALL.format(i=3))
     refused = cli("run", repo, "--in-place", "--hip-version", "6.2")
     assert refused.exit_code == 2 and "uncommitted changes (for example k3.cu)" in refused.stderr
@@ -86,7 +86,7 @@ def test_an_interrupted_in_place_run_resumes(tmp_path, monkeypatch, signum, stat
     assert resumed.exit_code == 0
     assert {k: v.decode() for k, v in read_tree(repo).items() if not k.startswith(".git")} == {
         f"k{i}.cu": _migrated(i) for i in range(4)}
-    assert not (repo / ".git" / write.JOURNAL).exists()
+    assert not (repo / ".git" / in_place.JOURNAL).exists()
     again = cli("run", repo, "--in-place", "--hip-version", "6.2")
     assert again.exit_code == 2 and "uncommitted changes" in again.stderr  # done: the tree is the user's to commit
 
@@ -148,3 +148,85 @@ def test_a_signal_whose_exception_is_swallowed_is_honoured_at_the_end(signum, st
             SignalsOnCollection()
             went_on.append(True)
     assert went_on == [True] and (raised.value.name, raised.value.status) == (name, status)
+
+
+def _kill(signum: int):
+    def stop(*args, **kw):
+        os.kill(os.getpid(), signum)
+        raise AssertionError("the signal should have stopped the run")  # pragma: no cover
+    return stop
+
+
+@pytest.mark.git
+def test_an_interrupt_just_after_the_last_replacement_resumes(tmp_path, monkeypatch):
+    """The last file is replaced but the resume record is still there: the rerun finishes (nothing to change)."""
+    repo = git_repo(tmp_path / "repo", _sources(3))
+    original = in_place.atomic_write
+    written = []
+
+    def after_the_last(path, data, *args, **kw):
+        original(path, data, *args, **kw)
+        if path.suffix == ".cu":
+            written.append(path.name)
+            if len(written) == 3:
+                os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(in_place, "atomic_write", after_the_last)
+    result = cli("run", repo, "--in-place", "--hip-version", "6.2", "--jobs", "1")
+    assert (result.exit_code, result.stderr) == (130, (
+        "hipmigrate: interrupted by SIGINT: 3 of 3 files were migrated in place, each whole; run the same command "
+        "again to finish (it resumes), or `git checkout -- .` to undo\n"))
+    monkeypatch.setattr(in_place, "atomic_write", original)
+    assert cli("run", repo, "--in-place", "--hip-version", "6.2").exit_code == 0
+    assert not (repo / ".git" / in_place.JOURNAL).exists()
+
+
+@pytest.mark.git
+@pytest.mark.parametrize("where", ["the report", "the printing"])
+def test_an_interrupt_after_every_file_is_replaced_says_the_run_had_finished(tmp_path, monkeypatch, where):
+    from migrate import api, cli as cli_module
+
+    repo = git_repo(tmp_path / "repo", _sources(3))
+    if where == "the report":
+        monkeypatch.setattr(api.assemble, "migration", _kill(signal.SIGINT))
+    else:
+        monkeypatch.setattr(cli_module, "finish", _kill(signal.SIGINT))
+    result = cli("run", repo, "--in-place", "--hip-version", "6.2", "--jobs", "1")
+    assert (result.exit_code, result.stderr) == (130, (
+        "hipmigrate: interrupted by SIGINT: the run had finished: 3 files were migrated in place; review the change "
+        "with `git diff`, undo it with `git checkout -- .`\n"))
+    assert not (repo / ".git" / in_place.JOURNAL).exists()
+    assert {k: v.decode() for k, v in read_tree(repo).items() if not k.startswith(".git")} == {
+        f"k{i}.cu": _migrated(i) for i in range(3)}
+
+
+def test_an_interrupt_while_printing_says_the_output_was_written(tmp_path, monkeypatch):
+    from migrate import cli as cli_module
+
+    src = write_tree(tmp_path / "src", _sources(2))
+    monkeypatch.setattr(cli_module, "finish", _kill(signal.SIGTERM))
+    result = cli("run", src, "--out", tmp_path / "dst", "--hip-version", "6.2", "--jobs", "1")
+    assert (result.exit_code, result.stderr) == (
+        143, f"hipmigrate: interrupted by SIGTERM: {tmp_path / 'dst'} was written whole\n")
+    assert sorted(read_tree(tmp_path / "dst")) == [".hipmigrate/run.json", "k0.cu", "k1.cu"]
+
+
+@pytest.mark.git
+def test_an_interrupt_once_the_resume_record_is_written_migrated_nothing(tmp_path, monkeypatch):
+    repo = git_repo(tmp_path / "repo", _sources(2))
+    original = in_place.atomic_write
+
+    def after_the_record(path, data, *args, **kw):
+        original(path, data, *args, **kw)
+        if path.name == in_place.JOURNAL:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(in_place, "atomic_write", after_the_record)
+    result = cli("run", repo, "--in-place", "--hip-version", "6.2", "--jobs", "1")
+    assert (result.exit_code, result.stderr) == (130, (
+        "hipmigrate: interrupted by SIGINT: 0 of 2 files were migrated in place; running the same command again "
+        "migrates them\n"))
+    assert git(repo, "status", "--porcelain") == ""
+    monkeypatch.setattr(in_place, "atomic_write", original)
+    assert cli("run", repo, "--in-place", "--hip-version", "6.2").exit_code == 0
+    assert not (repo / ".git" / in_place.JOURNAL).exists()

@@ -12,6 +12,7 @@ import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from migrate import git
 from migrate.doctor import parsers
 
 TIMEOUT = 30
@@ -120,7 +121,7 @@ def parse_rocm_smi_driver(text: str) -> str | None:
 
 def _which(name: str) -> str | None:
     found = shutil.which(name)
-    if found or name in ("git", "nvcc", "nvidia-smi"):
+    if found or name in ("nvcc", "nvidia-smi"):
         return found
     for root in (os.environ.get("ROCM_PATH"), "/opt/rocm"):
         if root and (Path(root) / "bin" / name).is_file():
@@ -137,19 +138,15 @@ def _rocm_release() -> str | None:
 
 
 def _git(project: Path) -> tuple[str | None, bool | None]:
-    git = shutil.which("git")
-    if git is None:
-        return None, None
     try:
-        head = subprocess.run([git, "-C", str(project), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        head = git.run(project, "rev-parse", "HEAD", timeout=TIMEOUT)
         if head.returncode != 0:
             return None, None
-        status = subprocess.run([git, "-C", str(project), "status", "--porcelain", "--untracked-files=no"],
-                                capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
+        status = git.run(project, "status", "--porcelain", "--untracked-files=no", timeout=TIMEOUT)
+    except git.Unavailable:
         return None, None
-    return head.stdout.strip() or None, (bool(status.stdout.strip()) if status.returncode == 0 else None)
+    commit = head.stdout.decode("utf-8", "replace").strip() or None
+    return commit, (bool(status.stdout.strip()) if status.returncode == 0 else None)
 
 
 def machine(fp: dict) -> str:

@@ -118,7 +118,8 @@ class Cache:
         self._ready = False
 
     def key(self, rel: str, digest: str) -> str:
-        return hashlib.sha256(f"{self.version}\0{self.salt}\0{rel}\0{digest}".encode()).hexdigest()
+        key = f"{self.version}\0{self.salt}\0{rel}\0{digest}"
+        return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()  # rel may hold a name's bytes
 
     def _path(self, key: str) -> Path:
         return self.folder / f"v{FORMAT}" / key[:2] / f"{key}.json"

@@ -7,10 +7,10 @@ git does not ignore count as wholly added. Paths come back relative to the repos
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from migrate import git
 from migrate.errors import UsageError
 
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
@@ -47,9 +47,11 @@ class Changes:
 
 def _git(cwd: Path, *args: str) -> bytes:
     try:
-        proc = subprocess.run(["git", "-c", "core.quotePath=false", *args], cwd=cwd, capture_output=True, timeout=300)
-    except OSError as exc:
+        proc = git.run(cwd, *args, timeout=300)
+    except git.Unavailable as exc:
         raise UsageError(f"--base needs git: {exc}") from None
+    if git.refused(proc):
+        raise UsageError(git.trust_hint(cwd))
     if proc.returncode != 0:
         message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise UsageError(f"git {args[0]}: {message[-1] if message else 'failed'}")
@@ -59,10 +61,14 @@ def _git(cwd: Path, *args: str) -> bytes:
 def top_level(where: Path) -> Path:
     folder = where if where.is_dir() else where.parent
     try:
-        out = _git(folder, "rev-parse", "--show-toplevel")
-    except UsageError:
-        raise UsageError(f"--base needs a git work tree: {where} is not in one") from None
-    return Path(out.decode().strip()).resolve()
+        proc = git.run(folder, "rev-parse", "--show-toplevel")
+    except git.Unavailable as exc:
+        raise UsageError(f"--base needs git: {exc}") from None
+    if git.refused(proc):
+        raise UsageError(git.trust_hint(folder))
+    if proc.returncode != 0:
+        raise UsageError(f"--base needs a git work tree: {where} is not in one")
+    return Path(proc.stdout.decode("utf-8", "surrogateescape").strip()).resolve()
 
 
 def _unquote(name: str) -> str:
@@ -98,7 +104,7 @@ def changes(where: Path, base: str) -> Changes:
     except UsageError as exc:
         raise UsageError(f"--base {base}: no merge base with HEAD ({exc}); fetch the branch (for example "
                          "`git fetch origin main`, with fetch-depth: 0 on GitHub)") from None
-    diff = _git(top, "diff", "-U0", "--no-color", "--no-ext-diff", "--find-renames", merge_base, "--")
+    diff = _git(top, "diff", "-U0", "--no-color", "--find-renames", merge_base, "--")  # no drivers: migrate.git
     untracked = _git(top, "ls-files", "-z", "--others", "--exclude-standard")
     names = frozenset(n.decode("utf-8", "surrogateescape") for n in untracked.split(b"\0") if n)
     return Changes(top, base, merge_base, parse_diff(diff.decode("utf-8", "surrogateescape")), names)

@@ -11,6 +11,7 @@ from migrate.render import rdjson as rdjson_render
 from migrate.render import sarif as sarif_render
 from migrate.render.json import finding_dict
 from migrate.render.sarif_rules import rules_for
+from migrate.pathnames import shown
 
 SCHEMA_VERSION = 1
 
@@ -18,9 +19,9 @@ SCHEMA_VERSION = 1
 def text(result: CheckResult) -> str:
     lines = []
     for f in result.findings:
-        lines.append(f"{f.span.path}:{f.span.line}:{f.span.column}: {f.code} [{f.severity.label}] {f.message}")
+        lines.append(f"{shown(f.span.path)}:{f.span.line}:{f.span.column}: {f.code} [{f.severity.label}] {f.message}")
     for f in result.notes:
-        lines.append(f"{f.span.path}:{f.span.line}:{f.span.column}: {f.code} [note] {f.message}")
+        lines.append(f"{shown(f.span.path)}:{f.span.line}:{f.span.column}: {f.code} [note] {f.message}")
     scope = f" on lines added since {result.changes.base} ({result.changes.merge_base[:12]})" if result.changes else ""
     extra = []
     if result.suppressed:

@@ -28,6 +28,7 @@ from migrate.fixing import allowed
 from migrate.model import Finding
 from migrate.options import Options
 from migrate.render import rdjson
+from migrate.pathnames import prefixed
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,8 @@ def _lines(prefix: bytes, lines: list[bytes]) -> list[bytes]:
 
 def file_patch(path: str, old: bytes, new: bytes, context: int = 3) -> bytes:
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    out = [f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n".encode()]
+    a_name, b_name = prefixed("a/", path), prefixed("b/", path)
+    out = [f"diff --git {a_name} {b_name}\n--- {a_name}\n+++ {b_name}\n".encode("utf-8", "surrogateescape")]
     for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
         out.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n".encode())

@@ -1,7 +1,8 @@
 """What every command does with errors and interrupts: a message on stderr and the exit status docs/commands.md lists.
 
 2: a usage error (migrate.errors.UsageError: bad arguments, a bad tree, a broken pack, a missing engine), or an
-internal error (a bug in hipmigrate: its traceback, then one line naming where it was raised). 128 + N: interrupted
+internal error (a bug in hipmigrate: its traceback, then one line naming where it was raised). 3: the output could
+not be written (migrate.errors.OutputError, a UsageError of its own status: one line). 128 + N: interrupted
 by signal N (130 SIGINT, 143 SIGTERM), with what was left behind.
 """
 from __future__ import annotations

@@ -36,7 +36,7 @@ def check_toolchains(p: Probe, targets: Targets) -> tuple[Check, ...]:
     for tc in p.toolchains:
         label = f"toolchain HIP {tc.hip_version or '?'}" + (" (default)" if tc.default else "")
         compiles = ", ".join(tc.compiles) or "no probed target"
-        detail = (f"{tc.hipcc} (found in {tc.origin}; {tc.clang or 'clang unknown'}); compiles for {compiles}"
+        detail = (f"{tc.hipcc} ({toolchain.provenance(tc.origin)}; {tc.clang or 'clang unknown'}); compiles for {compiles}"
                   + (f"; not for {', '.join(tc.rejects)}" if tc.rejects else ""))
         if tc.default:
             detail += "; used by run, scan and build unless --hip-version or --hipcc picks another"

@@ -15,6 +15,7 @@ from migrate.codes import rule_name
 from migrate.model import Finding, Severity
 from migrate.verify.diagnostics import TARGET, error_key
 from migrate.stages.report import UNSUPPORTED_CODES
+from migrate.pathnames import shown
 
 # what to do next, by code; every other group: read the rule's page
 NEXT = {
@@ -80,11 +81,11 @@ def report_rows(report, codes: dict) -> list[Row]:
     if report.migration is not None:
         for g in blockers((s.finding for s in report.migration.findings), codes):
             f = g.first
-            rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}:{f.span.column}", g.next_step))
+            rows.append(Row(g.count, g.code, g.label, f"{shown(f.span.path)}:{f.span.line}:{f.span.column}", g.next_step))
     if report.kernels is not None:  # a kernel whose block cannot launch on a target (PRF002), from build --kernels
         for g in blockers(report.kernels.findings, codes):
             f = g.first
-            rows.append(Row(g.count, g.code, g.label, f"{f.span.path}:{f.span.line}", g.next_step))
+            rows.append(Row(g.count, g.code, g.label, f"{shown(f.span.path)}:{f.span.line}", g.next_step))
     if report.build is not None:
         groups: dict[tuple, list] = {}
         for stored in report.build.findings:
@@ -97,6 +98,6 @@ def report_rows(report, codes: dict) -> list[Row]:
             units = units_of.get(key, ())
             where = f" in {len(units)} units: {', '.join(units)}" if len(units) > 1 else ""
             compiles = f" ({len(same)} compiles stop here{where})" if len(same) > 1 else ""
-            rows.append(Row(len(same), code, TARGET.sub(": ", same[0].message, count=1), f"{path}:{line}",
+            rows.append(Row(len(same), code, TARGET.sub(": ", same[0].message, count=1), f"{shown(path)}:{line}",
                             f"fix this line{compiles}"))
     return rows

@@ -5,12 +5,14 @@ import json
 from collections import Counter
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from migrate.model import BuildResult
 from migrate.render.json import finding_dict
 from migrate.verify.diagnostics import TARGET, error_key, first_error
+from migrate.pathnames import shown
 
 SCHEMA_VERSION = 1
 
@@ -18,8 +20,8 @@ SCHEMA_VERSION = 1
 def as_dict(result: BuildResult) -> dict:
     return {
         "schema": SCHEMA_VERSION, "command": "build", "root": result.root, "source": result.source,
-        "targets": list(result.targets), "hipcc": result.hipcc, "hip_version": result.hip_version,
-        "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
+        "targets": list(result.targets), "hipcc": result.hipcc, "hipcc_origin": result.hipcc_origin,
+        "hip_version": result.hip_version, "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
                    "command": list(u.command), "findings": [finding_dict(f) for f in u.findings]}
                   for u in result.units],
         "skipped": list(result.skipped),
@@ -53,7 +55,7 @@ def render_text(result: BuildResult, console: Console) -> None:
     ok = sum(1 for u in result.units if u.status == "ok")
     console.print(f"[bold]hipmigrate build[/]: {len(result.units)} compiles ({ok} ok) of "
                   f"{len({u.path for u in result.units})} units for {', '.join(result.targets)} with hipcc "
-                  f"{result.hip_version} ({result.hipcc}); {len(result.skipped)} plain C/C++ units left to the "
+                  f"{result.hip_version} ({escape(result.hipcc)}, {escape(result.hipcc_origin)}); {len(result.skipped)} plain C/C++ units left to the "
                   "project's build", highlight=False)
     groups = error_groups(result)
     if groups:
@@ -63,7 +65,7 @@ def render_text(result: BuildResult, console: Console) -> None:
                          else "") + f"; {len(groups)} distinct error{'s' if len(groups) != 1 else ''}, the most met first:")
         for (code, path, line, text, _), same in list(groups.items())[:5]:
             units = len({unit for unit, _ in same})
-            console.print(f"  {len(same):>4} x {code} {path}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
+            console.print(f"  {len(same):>4} x {code} {shown(path)}:{line}: {text} ({units} unit{'s' if units != 1 else ''})",
                           markup=False, highlight=False)
     if result.units:
         table = Table(title_justify="left")
@@ -73,7 +75,7 @@ def render_text(result: BuildResult, console: Console) -> None:
         for u in result.units:
             errors = sum(1 for f in u.findings if f.severity.label == "error")
             style = "green" if u.status == "ok" else "red"
-            table.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
+            table.add_row(shown(u.path), u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
                           Text(first_error(u.findings) if u.status != "ok" else ""))
         console.print(table)
     findings = [f for f in result.findings if f.severity.label == "error"]
@@ -84,7 +86,7 @@ def render_text(result: BuildResult, console: Console) -> None:
             units = len({unit for unit, _ in same})
             times = f" (x{len(same)}, {units} unit{'s' if units != 1 else ''})" if len(same) > 1 else ""
             message = TARGET.sub(": ", same[0][1].message, count=1)
-            console.print(f"  {path}:{line}:{column}: {code} {message}{times}", markup=False, highlight=False)
+            console.print(f"  {shown(path)}:{line}:{column}: {code} {message}{times}", markup=False, highlight=False)
     if result.project is not None:
         p = result.project
         console.print(f"project build `{p.command}`: {p.status} in {p.seconds:.1f} s", markup=False)

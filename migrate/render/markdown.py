@@ -10,6 +10,7 @@ from migrate.render.bench import number
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
 from migrate.render import kernels_report
+from migrate.pathnames import shown
 
 GITHUB_LIMIT = 65_536
 LIMIT = GITHUB_LIMIT - 1_536  # room for the closing notes
@@ -99,7 +100,7 @@ def migration(w: Writer, m: Migration) -> None:
     findings(w, m.notes, "notes (kept as they are)")
     if m.effort is not None:
         w.details(f"effort: {m.effort_class} ({len(m.effort) - 1} files with work)")
-        rows = [(f"`{r.path}`" if r.path else "**total**", r.lines, r.lines_changed, r.hazards_fixed,
+        rows = [(f"`{shown(r.path)}`" if r.path else "**total**", r.lines, r.lines_changed, r.hazards_fixed,
                  r.hazards_to_review, r.review_weight, r.effort) for r in [m.effort[-1], *m.effort[:-1]]]
         w.table(("file", "lines", "changed", "fixed", "to review", "weight", "effort"), rows,
                 right=("lines", "changed", "fixed", "to review", "weight"))
@@ -115,7 +116,7 @@ def build(w: Writer, b: Build) -> None:
     w.add()
     w.details(f"{len(b.units)} compiles of {len({u.path for u in b.units})} units")
     w.table(("unit", "target", "status", "seconds", "errors", "warnings"),
-            [(f"`{u.path}`", u.target, u.status, f"{u.seconds:.2f}", u.errors, u.warnings) for u in b.units],
+            [(f"`{shown(u.path)}`", u.target, u.status, f"{u.seconds:.2f}", u.errors, u.warnings) for u in b.units],
             right=("seconds", "errors", "warnings"))
     w.end_details()
     findings(w, b.findings, "compiler diagnostics")
@@ -161,7 +162,7 @@ def diffs(w: Writer, m: Migration) -> None:
     w.details(f"changes in {len(m.diffs)} files")
     for i, d in enumerate(m.diffs):
         fence = "````" if "```" in d.text else "```"
-        block = f"`{d.path}` (+{d.added} −{d.removed})\n\n{fence}diff\n{d.text.rstrip()}\n{fence}\n"
+        block = f"`{shown(d.path)}` (+{d.added} −{d.removed})\n\n{fence}diff\n{d.text.rstrip()}\n{fence}\n"
         if not w.fits(block + "\n" * 100):
             w.add(f"*{len(m.diffs) - i} more diffs left out to fit a comment; `hipmigrate diff` prints them.*")
             w.cut += len(m.diffs) - i

@@ -8,6 +8,7 @@ from migrate.render.bench import number, render_compare_text
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
 from migrate.render import kernels_report
+from migrate.pathnames import shown
 
 LIMIT = 50
 
@@ -49,7 +50,7 @@ def migration(m: Migration, console: Console) -> None:
         t = table("file", "lines", "changed", "fixed", "review", "weight", "effort",
                   right=("lines", "changed", "fixed", "review", "weight"))
         for r in m.effort[:-1][:LIMIT]:
-            t.add_row(r.path, str(r.lines), str(r.lines_changed), str(r.hazards_fixed), str(r.hazards_to_review),
+            t.add_row(shown(r.path), str(r.lines), str(r.lines_changed), str(r.hazards_fixed), str(r.hazards_to_review),
                       str(r.review_weight), r.effort)
         if len(m.effort) - 1 > LIMIT:
             t.add_row(f"... {len(m.effort) - 1 - LIMIT} more files", "", "", "", "", "", "")
@@ -72,7 +73,7 @@ def build(b: Build, console: Console) -> None:
         t = table("unit", "target", "status", "seconds", "errors", "warnings", right=("seconds", "errors", "warnings"))
         for u in b.units[:LIMIT]:
             style = "green" if u.status == "ok" else "red"
-            t.add_row(u.path, u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(u.errors), str(u.warnings))
+            t.add_row(shown(u.path), u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(u.errors), str(u.warnings))
         if len(b.units) > LIMIT:
             t.add_row(f"... {len(b.units) - LIMIT} more", "", "", "", "", "")
         console.print(t)

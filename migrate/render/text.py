@@ -11,10 +11,11 @@ from migrate.model import Severity
 from migrate.render.blockers import blockers
 from migrate.report.model import Migration
 from migrate.stages.report import HAZARD, NOTE, UNSUPPORTED, WARNING, section
+from migrate.pathnames import shown
 
 
 def where(f) -> str:
-    return f"{f.span.path}:{f.span.line}:{f.span.column}"
+    return f"{shown(f.span.path)}:{f.span.line}:{f.span.column}"
 
 
 def listing(console: Console, findings, heading: str, limit: int, with_code: bool) -> None:
@@ -36,7 +37,7 @@ def asm_listing(console: Console, m: Migration, limit: int) -> None:
     console.print(f"[bold yellow]{len(sites)} inline assembly sites[/] (PTX does not build for AMD):")
     for s in sites[:limit]:
         used = ", ".join(s.instructions) or "no instruction this tool recognises"
-        console.print(f"  {s.path}:{s.line}:{s.column}: {used}", markup=False, highlight=False)
+        console.print(f"  {shown(s.path)}:{s.line}:{s.column}: {used}", markup=False, highlight=False)
         for item, hip in s.suggestions:
             console.print(f"      {item} → {hip}" if hip else f"      {item}: no HIP counterpart", markup=False,
                           highlight=False)
@@ -68,7 +69,7 @@ def effort_table(console: Console, e: effort_model.Effort, limit: int) -> None:
                          overflow="fold" if name == "file" else "ellipsis")
     busy = [f for f in e.files if f.lines_changed or f.hazards_fixed or f.hazards_to_review]
     for f in busy[:limit]:
-        table.add_row(escape(f.path), str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
+        table.add_row(escape(shown(f.path)), str(f.lines), str(f.lines_changed), str(f.hazards_fixed), str(f.hazards_to_review),
                       str(f.review_weight), f.effort)
     if len(busy) > limit:
         table.add_row(f"... {len(busy) - limit} more files", "", "", "", "", "", "")
@@ -99,7 +100,9 @@ def blockers_block(console: Console, m: Migration, codes: dict) -> None:
 def statistics(console: Console, m: Migration, codes: dict) -> None:
     """Counts per code, largest first, as `ruff --statistics` prints them."""
     for code, n in sorted(m.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
-        name = rule_name(codes, code) or ("pack conversions" if code.startswith("MAP") else "")
+        entry = codes.get(code)  # a code no rule class carries (INP, ENG) is named by its title
+        name = rule_name(codes, code) or ("pack conversions" if code.startswith("MAP") else
+                                          entry.title if entry is not None else "")
         console.print(f"{n:>6}  {code}  {name}", markup=False, highlight=False)
 
 
@@ -107,7 +110,7 @@ def effort_line(console: Console, e: effort_model.Effort) -> None:
     """The repository's effort class and its three largest files, for `run`."""
     busy = sorted((f for f in e.files if f.lines_changed or f.hazards_to_review),
                   key=lambda f: (-f.review_weight, -f.lines_changed, f.path))[:3]
-    largest = "; ".join(f"{f.path} ({f.lines_changed} lines changed, {f.hazards_to_review} to review)"
+    largest = "; ".join(f"{shown(f.path)} ({f.lines_changed} lines changed, {f.hazards_to_review} to review)"
                         for f in busy)
     console.print(f"[bold]effort: {e.effort}[/] ({e.total.lines_changed} of {e.total.lines} lines changed "
                   f"automatically, {e.total.hazards_to_review} to review)" + (f"; largest: {escape(largest)}"

@@ -26,6 +26,7 @@ from migrate.model import (Applicability, Edit, EngineInfo, FileResult, FileStat
 from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
+from migrate.stages.late import vanished
 from migrate.stages.scan import Inventory, SourceFile, copied_link
 
 Progress = Callable[[int], None]
@@ -42,6 +43,8 @@ def read_source(f: SourceFile, options: Options) -> tuple[bytes | None, list[Fin
             return None, [input_finding(f.rel, "INP005", f"{size} bytes is over the {options.max_file_size}-byte limit: "
                                         "copied unchanged; raise --max-file-size to migrate it")]
         data = f.path.read_bytes()
+    except FileNotFoundError:
+        return None, [vanished(f.rel, "vanished", "left out of the output")]
     except OSError as exc:
         return None, [input_finding(f.rel, "INP004", f"cannot read: {exc.strerror or exc}; fix its permissions "
                                     "and run again", severity=Severity.ERROR)]
@@ -124,7 +127,7 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
     if f.kind != "cpp" and f.kind not in CONTEXTS:
-        return _other(f)
+        return _other(f, options.in_place)
     try:
         r = migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
         return suppressed_apart(f, r, options)
@@ -242,11 +245,11 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
         todo = [*inventory.by_rules, *inventory.cpp]  # the slower Python and build files first: a better spread
     for r in migrate_files(todo, options, target, progress):
         results[r.path] = r
-    files = [results[f.rel] if f.rel in results else _other(f) for f in inventory.files]
+    files = [results[f.rel] if f.rel in results else _other(f, options.in_place) for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 
 
-def _other(f: SourceFile) -> FileResult:
+def _other(f: SourceFile, in_place: bool = False) -> FileResult:
     if f.kind == "unreadable":
         finding = input_finding(f.rel, "INP004", "cannot read this folder (permission denied): nothing in it was "
                                 "migrated, checked or copied; fix its permissions and run again", severity=Severity.ERROR)
@@ -256,16 +259,20 @@ def _other(f: SourceFile) -> FileResult:
                                 "output; remove it or --exclude it", severity=Severity.ERROR)
         return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     if f.kind == "link":
-        target = os.readlink(f.path)
+        try:
+            target = os.readlink(f.path)
+        except FileNotFoundError:
+            return FileResult(f.rel, FileStatus.SKIPPED, (vanished(f.rel, "vanished", "left out of the output"),))
         if not os.path.exists(f.path):  # follows the link: False for a loop or a missing target
+            kept = "left as it is" if in_place else "copied as a link"
             finding = input_finding(f.rel, "INP006", f"symbolic link to '{target}' that does not resolve (a loop or a "
-                                    "missing file): copied as a link, not migrated; fix or remove the link")
+                                    f"missing file): {kept}, not migrated; fix or remove the link")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
         aim, outside = copied_link(f.path.parents[f.rel.count("/")], f.rel)
         if outside:
+            copy = "" if in_place else f", and the copy links to {aim}"
             finding = input_finding(f.rel, "INP009", f"symbolic link to '{target}', outside the source tree: what it "
-                                    f"points to is not migrated, and the copy links to {aim}; copy the file into the "
-                                    "tree to migrate it")
+                                    f"points to is not migrated{copy}; copy the file into the tree to migrate it")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     return FileResult(f.rel, FileStatus.COPIED)
 

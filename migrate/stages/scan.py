@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
 
+from migrate import git
 from migrate.cpp import project_names
 from migrate.errors import UsageError
 from migrate.filekinds import RULE_KINDS, classify
@@ -81,24 +81,22 @@ def _git_files(root: Path, unreadable: list[str]) -> list[str] | None:
     under a git-managed ~/.pyenv): the user asked for that folder, so its own .gitignore files decide.
     Folders git could not open are added to `unreadable` (their tracked files are left out with them)."""
     try:
-        inside = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
-                                capture_output=True, text=True, timeout=30)
-        if inside.returncode != 0 or inside.stdout.strip() != "true":
+        inside = git.run(root, "rev-parse", "--is-inside-work-tree", timeout=30)
+        if inside.returncode != 0 or inside.stdout.strip() != b"true":
             return None
-        ignored = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "--no-index", "--", "."],
-                                 capture_output=True, timeout=30)
-        if ignored.returncode == 0:
+        if git.run(root, "check-ignore", "-q", "--no-index", "--", ".", timeout=30).returncode == 0:
             return None
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                              "--", "."], capture_output=True, timeout=120, check=True)
-    except (OSError, subprocess.SubprocessError):
+        out = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+        if out.returncode != 0:
+            return None
+        names = [n.decode("utf-8", "surrogateescape") for n in out.stdout.split(b"\0") if n]
+        closed = [m.group(1) for m in GIT_UNOPENED.finditer(out.stderr.decode("utf-8", "surrogateescape"))]
+        if closed:
+            prefix = git.run(root, "rev-parse", "--show-prefix", timeout=30).stdout.decode("utf-8", "surrogateescape")
+            prefix = prefix.strip()
+            unreadable.extend(sorted({c[len(prefix):] if c.startswith(prefix) else c for c in closed}))
+    except git.Unavailable:
         return None
-    names = [n.decode("utf-8", "surrogateescape") for n in out.stdout.split(b"\0") if n]
-    closed = [m.group(1) for m in GIT_UNOPENED.finditer(out.stderr.decode("utf-8", "surrogateescape"))]
-    if closed:
-        prefix = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-prefix"], capture_output=True,
-                                text=True, timeout=30).stdout.strip()
-        unreadable.extend(sorted({c[len(prefix):] if c.startswith(prefix) else c for c in closed}))
     inside = tuple(d + "/" for d in unreadable)
     return sorted(n for n in names if not n.startswith(inside) and _exists(root / n))
 

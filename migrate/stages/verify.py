@@ -33,10 +33,14 @@ LIBRARY_HINTS = {
 
 
 def units(root: Path) -> tuple[list[Path], list[Path]]:
-    """(HIP translation units, plain C/C++ units left to the project's build) under root."""
+    """(HIP translation units, plain C/C++ units left to the project's build) under root. A symbolic link to a file
+    outside the tree is not one of the project's units (`run` copied it as a link, INP009): it is not compiled."""
     hip, plain = [], []
+    inside = root.resolve()
     for path in sorted(root.rglob("*")):
         if STATE in path.relative_to(root).parts or path.suffix not in UNIT_SUFFIXES or not path.is_file():
+            continue
+        if path.is_symlink() and not path.resolve().is_relative_to(inside):
             continue
         (hip if HIP_CODE.search(path.read_bytes()) else plain).append(path)
     return hip, plain
@@ -124,6 +128,8 @@ def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, a
         except subprocess.TimeoutExpired:
             output, code = f"{unit}:1:1: error: compile timed out after 900 s", 1
         seconds = time.perf_counter() - started
+        if code == 0 and not _written(Path(tmp) / "unit.o"):  # a compiler that does nothing has compiled nothing
+            output, code = f"{tc.hipcc} exited 0 but wrote no object file (-o unit.o): is it a compiler?", 1
     findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output, mapper.newer, mapper.headers))
     if code != 0 and problem:
         findings = (Finding("BLD909", RuleKind.BUILD, Severity.ERROR, f"{problem} ({target})", Span(rel, 0, 0, 1, 1),
@@ -133,6 +139,13 @@ def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, a
         findings = (Finding("BLD906", RuleKind.BUILD, Severity.ERROR, f"{diagnostics.title('other')} ({target}): {text}",
                             Span(rel, 0, 0, 1, 1), matched=text),)
     return UnitResult(rel, target, "ok" if code == 0 else "failed", round(seconds, 3), findings, tuple(cmd))
+
+
+def _written(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def run_command(tc: toolchain.Toolchain, command: str, root: Path, mapper: Mapper, timeout: int = 3600) -> CommandResult:
@@ -204,7 +217,8 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
                                                             problems.get(ut[0])), work))
     project = run_command(tc, command, root, mapper) if command else None
     return BuildResult(str(root), str(source) if source else None, targets, tc.hipcc, tc.hip_version or "unknown",
-                       tuple(results), tuple(p.relative_to(root).as_posix() for p in plain), project)
+                       tuple(results), tuple(p.relative_to(root).as_posix() for p in plain), project,
+                       toolchain.provenance(tc.origin))
 
 
 def detected_command(root: Path, tc: toolchain.Toolchain, make_vars: dict[str, str] | None = None) -> str | None:

@@ -1,32 +1,38 @@
-"""Writing results: a new output tree (staged, then renamed into place), one output file, or the work
-tree itself (`--in-place`, each file replaced atomically). Nothing is written outside the destination.
+"""Writing results: a new output tree (staged, then moved into place), one output file, or standard output
+(`--in-place` is migrate/stages/in_place.py). Nothing is written outside the destination.
 
-Modes: each output file and folder gets the mode of its source (an existing empty DST keeps its own, and its group);
-what hipmigrate adds (its .hipmigrate/ state, a new DST) gets 0666/0777 less the umask.
+A new DST is staged beside it (`.DST.partial-*`) and renamed into place in one step. An existing empty DST is never
+renamed or removed (it may be a mount point, or have an owner, mode or ACL of its own): the tree is staged inside it
+(`DST/.hipmigrate.partial-*`) and its entries are moved up one by one, moved back if anything stops the move.
 
-Interrupts (migrate/interrupt.py): a staged tree is removed and DST left as it was; `--in-place` records the files it
-is about to replace in a journal in the git folder, so that running the same command again resumes (the files
-already migrated are the only changes it accepts in the work tree, and migrating them again changes nothing).
+Modes: each output file and folder gets the mode of its source; an existing empty DST keeps its own; what hipmigrate
+adds (its .hipmigrate/ state, a new DST) gets 0666/0777 less the umask.
+
+A source file that vanished before it was copied is left out, with INP012 on it (migrate/stages/late.py). An error
+writing the output (ENOSPC, EACCES, EROFS, ...) removes the staged tree and is one line naming the path
+(migrate.errors.OutputError, exit status 3). Interrupts (migrate/interrupt.py): the staged tree is removed and DST
+left as it was.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO, Iterable, Iterator
 
+from migrate.errors import UsageError, output_error
 from migrate.files import atomic_copy, atomic_write, new_folder_mode
 from migrate.interrupt import Interrupted
-from migrate.model import FileResult, FileStatus, MigrationResult
-from migrate.errors import UsageError
+from migrate.model import FileResult, FileStatus, Finding, MigrationResult
+from migrate.stages.late import unreadable, vanished, with_findings
 from migrate.stages.scan import Inventory, copied_link
 
-JOURNAL = "hipmigrate-in-place.json"  # in the repository's git folder: the files an --in-place run replaces
+CHUNK = 1 << 20
+STAGED = ".hipmigrate.partial-"  # the staging folder inside an existing empty DST
 
 
 def check_destination(source: Path, out: Path) -> None:
@@ -36,7 +42,18 @@ def check_destination(source: Path, out: Path) -> None:
     if dst in src.parents:
         raise UsageError(f"{out}: the output folder contains the source tree {source}; choose another folder")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        if out.is_dir() and all(p.name.startswith(STAGED) for p in out.iterdir()):
+            raise UsageError(f"{out}: holds only {STAGED}* folders, left by a run that was killed before it could "
+                             "remove them (or being written by a run now): remove them once no hipmigrate run is "
+                             "writing there, then run again")
         raise UsageError(f"{out}: exists and is not an empty folder; give a new or empty folder with --out")
+    _check_parent(out, "DST")
+
+
+def _check_parent(out: Path, what: str) -> None:
+    above = next((p for p in out.absolute().parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise UsageError(f"{out}: {above} is a file, not a folder; give a {what} whose parent is a folder")
 
 
 def check_file_destination(source: Path, out: Path, force: bool) -> None:
@@ -49,59 +66,107 @@ def check_file_destination(source: Path, out: Path, force: bool) -> None:
         raise UsageError(f"{out}: is a folder; for a single source file, --out names the output file")
     if out.exists() and not force:
         raise UsageError(f"{out}: exists; give a new file with --out, or --force to replace it")
+    _check_parent(out, "file")
 
 
-def write_tree(inventory: Inventory, result: MigrationResult, out: Path,
-               extra: dict[str, Iterable[bytes]] | None = None) -> None:
-    """Build the whole output in a staging folder beside `out`, then move it into place in one rename.
-    `extra` adds files of hipmigrate's own (the .hipmigrate/ state), each as the pieces of its bytes."""
+@dataclass
+class Staged:
+    """The output tree being built: `result` has the files that vanished before their copy marked (INP012); the
+    caller sets `extra`, hipmigrate's own files (the .hipmigrate/ state), each as the pieces of its bytes."""
+    folder: Path
+    result: MigrationResult
+    extra: dict[str, Iterable[bytes]] = field(default_factory=dict)
+
+
+@contextmanager
+def staged_tree(inventory: Inventory, result: MigrationResult, out: Path) -> Iterator[Staged]:
+    """Build the whole output in a staging folder, hand it to the block (which adds the state), then move it into
+    place: all of it or, on an error or an interrupt, nothing."""
     check_destination(inventory.root, out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     existed = out.exists()
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
-    moved = False
+    left = f"{out} was left as it was (the staged copy was removed)" if existed else \
+        f"{out} was not created (the staged copy was removed)"
+    staging = None
     try:
-        _take_over(staging, out if existed else None)
-        by_path = {r.path: r for r in result.files}
-        folders: set[str] = set()
-        for f in inventory.files:
-            if f.kind in ("special", "unreadable"):
-                continue
-            target = staging / f.rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.update(_folders(f.rel))
-            _write_one(f, by_path[f.rel], target, inventory.root)
-        for rel, pieces in (extra or {}).items():
+        if not existed:
+            out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGED if existed else f".{out.name}.partial-",
+                                        dir=out if existed else out.parent))
+        if not existed:
+            os.chmod(staging, new_folder_mode())
+        staged = Staged(staging, with_findings(result, _copy_files(inventory, result, staging)))
+        yield staged
+        for rel, pieces in staged.extra.items():
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            with open(staging / rel, "wb") as fh:  # in the staging folder: moved into place whole, or removed
+            with open(staging / rel, "wb") as fh:
                 fh.writelines(pieces)
-        for rel in sorted(folders, key=lambda r: -r.count("/")):  # the source's modes, deepest first
-            shutil.copymode(inventory.root / rel, staging / rel)
         if existed:
-            out.rmdir()
-        os.rename(staging, out)
-        moved = True
+            _move_into(staging, out)
+            staging.rmdir()
+        else:
+            os.rename(staging, out)
     except BaseException as exc:
-        _remove(staging)
-        if existed and not out.exists():  # interrupted between the two renames
-            out.mkdir()
-        if isinstance(exc, Interrupted) and not moved:
-            exc.notes.append(f"{out} was left as it was (the staged copy was removed)" if existed
-                             else f"{out} was not created (the staged copy was removed)")
+        if staging is not None:
+            _remove(staging)
+        if isinstance(exc, Interrupted):
+            exc.notes.append(left)
+        elif isinstance(exc, OSError):
+            raise output_error(exc, _shown(exc, staging, out), left) from None
         raise
 
 
-def _take_over(staging: Path, existing: Path | None) -> None:
-    """The staging folder gets the mode (and group) of the empty DST it replaces, else a new folder's mode."""
-    if existing is None:
-        os.chmod(staging, new_folder_mode())
-        return
-    st = existing.stat()
+def _copy_files(inventory: Inventory, result: MigrationResult, staging: Path) -> dict[str, Finding]:
+    """Every output file into `staging`, then the source's folder modes; the files that vanished meanwhile."""
+    by_path = {r.path: r for r in result.files}
+    late: dict[str, Finding] = {}
+    folders: set[str] = set()
+    for f in inventory.files:
+        if f.kind in ("special", "unreadable"):
+            continue
+        target = staging / f.rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        folders.update(_folders(f.rel))
+        try:
+            problem = _write_one(f, by_path[f.rel], target, inventory.root)
+        except OSError as exc:
+            if exc.filename is None:  # a write's error names no file: it is this one
+                exc.filename = str(target)
+            raise
+        if problem is not None:
+            late[f.rel] = problem
+    for rel in sorted(folders, key=lambda r: -r.count("/")):  # the source's modes, deepest first
+        mode = _source_mode(inventory.root / rel)
+        if mode is not None:
+            os.chmod(staging / rel, mode)
+    return late
+
+
+def _move_into(staging: Path, out: Path) -> None:
+    """Move each entry of `staging` (inside the empty `out`) up into `out`; on any error, move them back."""
+    moved: list[str] = []
     try:
-        os.chown(staging, -1, st.st_gid)
-    except OSError:
-        pass  # not a member of that group: the mode is kept all the same
-    os.chmod(staging, stat.S_IMODE(st.st_mode))
+        for name in sorted(os.listdir(staging)):
+            if os.path.lexists(out / name):
+                raise UsageError(f"{out / name} appeared while the run was in progress; {out} must stay empty "
+                                 "until hipmigrate has written it")
+            os.rename(staging / name, out / name)
+            moved.append(name)
+    except BaseException:
+        for name in reversed(moved):
+            os.rename(out / name, staging / name)
+        raise
+
+
+def _shown(exc: OSError, staging: Path | None, out: Path) -> Path:
+    """The output path an OSError met: within the staging folder, the path it will have in `out`."""
+    name = exc.filename
+    if not isinstance(name, (str, bytes)) or staging is None:
+        return out
+    path = Path(os.fsdecode(name))
+    try:
+        return out / path.relative_to(staging)
+    except ValueError:
+        return out if path.name.startswith((f".{out.name}.partial-", STAGED)) else path
 
 
 def _folders(rel: str) -> list[str]:
@@ -109,17 +174,67 @@ def _folders(rel: str) -> list[str]:
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def _write_one(f, r: FileResult, target: Path, root: Path) -> None:
+def _source_mode(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None  # vanished: the output folder keeps a new folder's mode
+
+
+def _write_one(f, r: FileResult, target: Path, root: Path) -> Finding | None:
+    """Write one output file; a finding when its source vanished before it could be, or cannot be read (nothing
+    written)."""
+    if r.status is FileStatus.SKIPPED and not os.path.lexists(f.path):
+        return None  # it vanished before it was read: its finding says so
     if f.kind == "link":
-        os.symlink(copied_link(root, f.rel)[0], target)
-    elif r.new is not None:
-        target.write_bytes(r.new)
-        shutil.copymode(f.path, target)
-    elif r.status is not FileStatus.SKIPPED or f.path.is_file():
         try:
-            shutil.copy2(f.path, target)
-        except OSError:
-            pass  # unreadable: already reported by the rewrite stage
+            aim = copied_link(root, f.rel)[0]
+        except FileNotFoundError:
+            return vanished(f.rel, "vanished", "left out of the output")
+        os.symlink(aim, target)
+        return None
+    if r.status is FileStatus.SKIPPED and not f.path.is_file():
+        return None  # not a file to copy (a folder it could not read): its finding says so
+    mode = _source_mode(f.path)
+    if mode is None:
+        return vanished(f.rel, "vanished", "left out of the output")
+    if r.new is not None:
+        target.write_bytes(r.new)
+        os.chmod(target, mode)
+        return None
+    problem = _copy(f.path, target)
+    if problem is None or r.status is FileStatus.SKIPPED:  # a skipped file was read: its finding says why
+        return None
+    return vanished(f.rel, "vanished", "left out of the output") if isinstance(problem, FileNotFoundError) else \
+        unreadable(f.rel, problem)
+
+
+def _copy(source: Path, target: Path) -> OSError | None:
+    """Copy a file with its mode and times, reading and writing apart: an error reading the source is returned
+    (nothing is left at `target`), one writing the output raised."""
+    try:
+        src = open(source, "rb")
+    except OSError as exc:
+        return exc
+    with src:
+        st = os.fstat(src.fileno())
+        with open(target, "wb") as out:
+            while True:
+                try:
+                    chunk = src.read(CHUNK)
+                except OSError as exc:
+                    problem = exc
+                    break
+                if not chunk:
+                    problem = None
+                    break
+                out.write(chunk)
+    if problem is not None:
+        target.unlink()
+        return problem
+    os.chmod(target, stat.S_IMODE(st.st_mode))
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return None
 
 
 def _remove(folder: Path) -> None:
@@ -134,116 +249,15 @@ def _remove(folder: Path) -> None:
     shutil.rmtree(folder, onerror=writable)
 
 
-# --- --in-place -------------------------------------------------------------------------------------------------
-
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=120, check=check)
-
-
-def _folder(root: Path) -> Path:
-    return root if root.is_dir() else root.parent
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _journal(root: Path) -> Path:
-    return Path(_git(_folder(root), "rev-parse", "--absolute-git-dir").stdout.decode().strip()) / JOURNAL
-
-
-def _read_journal(path: Path) -> dict[str, str]:
-    try:
-        files = json.loads(path.read_text())["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return files if isinstance(files, dict) else {}
-
-
-def check_clean_git(root: Path) -> None:
-    """--in-place only works on a clean git work tree, so that `git diff` shows the migration and
-    `git checkout .` undoes it. The one change it accepts: files an interrupted --in-place run already migrated
-    (recorded in its journal with their new content), so that running it again finishes the job."""
-    folder = _folder(root)
-    try:
-        top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
-                             text=True, timeout=30)
-    except OSError as exc:
-        raise UsageError(f"--in-place needs git: {exc}") from exc
-    if top.returncode != 0:
-        raise UsageError(f"{root}: --in-place needs a git work tree (to show and undo the change); use --out DST")
-    spec = "." if root.is_dir() else root.name
-    status = _git(folder, "status", "--porcelain", "-z", "--", spec, check=False).stdout
-    dirty = _porcelain_paths(status)
-    if not dirty:
-        return
-    done = _read_journal(_journal(root))
-    top_dir = Path(top.stdout.strip())
-    for rel in dirty:
-        try:
-            current = _digest((top_dir / rel).read_bytes())
-        except OSError:
-            current = None
-        if done.get(rel) != current:
-            resumable = " (an interrupted --in-place run left other files migrated: run it again once this change " \
-                        "is committed or undone)" if done else ""
-            raise UsageError(f"{root}: the git work tree has uncommitted changes (for example {rel}); commit or "
-                             f"stash them first, so the migration can be reviewed and undone{resumable}")
-
-
-def _porcelain_paths(status: bytes) -> list[str]:
-    """The paths of `git status --porcelain -z` (relative to the repository's top; a rename's old path skipped)."""
-    entries = status.split(b"\0")
-    paths, i = [], 0
-    while i < len(entries):
-        entry = entries[i]
-        i += 1
-        if len(entry) < 4:
-            continue
-        paths.append(entry[3:].decode("utf-8", "surrogateescape"))
-        if entry[:1] in (b"R", b"C"):
-            i += 1  # the rename's source follows
-    return paths
-
-
-def write_in_place(inventory: Inventory, result: MigrationResult) -> None:
-    """Replace each migrated file, one at a time and each whole; the journal names them all first."""
-    changed = [r for r in result.files if r.status is FileStatus.MIGRATED and r.new is not None]
-    if not changed:
-        return
-    journal = _journal(inventory.root)
-    top = Path(_git(_folder(inventory.root), "rev-parse", "--show-toplevel").stdout.decode().strip())
-    done = _read_journal(journal)
-    for r in changed:
-        done[os.path.relpath(os.path.realpath(inventory.root / r.path), os.path.realpath(top))] = _digest(r.new)
-    atomic_write(journal, json.dumps({"version": 1, "files": done}, indent=1).encode())
-    try:
-        for r in changed:
-            atomic_write(inventory.root / r.path, r.new)
-    except Interrupted as exc:
-        written = sum(1 for r in changed if _holds(inventory.root / r.path, r.new))
-        exc.notes.append(f"{written} of {len(changed)} files were migrated in place, each whole; run the same command "
-                         "again to finish (it resumes), or `git checkout -- .` to undo")
-        raise
-    journal.unlink(missing_ok=True)
-
-
-def _holds(path: Path, data: bytes) -> bool:
-    try:
-        return path.read_bytes() == data
-    except OSError:
-        return False
-
-
 # --- one file ---------------------------------------------------------------------------------------------------
 
 def write_file(result: MigrationResult, source: Path, out: Path) -> None:
     """The migrated file, or the source copied as it is when it was not migrated (binary, over the size limit, an
     internal error); nothing when it could not be read (INP004 says so)."""
     r = result.files[0]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(source.stat().st_mode)
+    mode = _source_mode(source)
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         data = r.new if r.new is not None else r.old
         if data is not None:
             atomic_write(out, data, mode=mode)
@@ -252,6 +266,8 @@ def write_file(result: MigrationResult, source: Path, out: Path) -> None:
     except Interrupted as exc:
         exc.notes.append(f"{out} was left as it was")
         raise
+    except OSError as exc:
+        raise output_error(exc, out, f"{out} was left as it was") from None
 
 
 def write_stream(result: MigrationResult, source: Path, stream: BinaryIO) -> None:
@@ -263,6 +279,6 @@ def write_stream(result: MigrationResult, source: Path, stream: BinaryIO) -> Non
         return
     try:
         with open(source, "rb") as fh:
-            shutil.copyfileobj(fh, stream, 1 << 20)
+            shutil.copyfileobj(fh, stream, CHUNK)
     except OSError:
         pass  # unreadable: INP004 says so

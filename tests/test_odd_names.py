@@ -1,0 +1,82 @@
+"""File names that are not UTF-8, or that hold a newline (issue 28, item 2): the file is migrated and the output
+written; text output shows the name quoted as git does (migrate/pathnames.py), so no name splits a line; JSON keeps
+the name itself (a byte that is not UTF-8 as Python's surrogate)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from migrate.pathnames import prefixed, shown
+from tests.helpers import cli, git, git_repo
+
+CU = b"#include <cuda_runtime.h>\nvoid f(void** p) { cudaMalloc(p, 4); }\n"
+BAD = os.fsdecode(b"bad\xffname.cu")  # 'bad\udcffname.cu'
+NEWLINE = "new\nline.cu"
+
+
+def _tree(root: Path) -> Path:
+    root.mkdir()
+    for name in (os.fsencode(BAD), os.fsencode(NEWLINE), b"ok.cu"):
+        (root / os.fsdecode(name)).write_bytes(CU)
+    return root
+
+
+def test_shown_quotes_as_git_does():
+    assert shown("ok.cu") == "ok.cu" and shown("é/ü.cu") == "é/ü.cu" and shown("a b.cu") == "a b.cu"
+    assert shown(BAD) == '"bad\\377name.cu"'
+    assert shown(NEWLINE) == '"new\\nline.cu"'
+    assert shown('q"\\t\t') == '"q\\"\\\\t\\t"'
+    assert shown("rtl\u202e.cu") == '"rtl\\342\\200\\256.cu"'  # a bidirectional override reorders what is shown
+    assert prefixed("a/", NEWLINE) == '"a/new\\nline.cu"' and prefixed("a/", "ok.cu") == "a/ok.cu"
+
+
+def test_run_migrates_and_writes_files_whose_names_are_odd(tmp_path):
+    src = _tree(tmp_path / "src")
+    out = tmp_path / "out"
+    result = cli("run", src, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(os.fsencode(out))) == [b".hipmigrate", b"bad\xffname.cu", b"new\nline.cu", b"ok.cu"]
+    for name in (BAD, NEWLINE):
+        assert b"hipMalloc" in (out / name).read_bytes()
+    assert '"bad\\377name.cu" (2 lines changed, 0 to review); "new\\nline.cu" (2 lines changed' in result.stdout
+    assert not any(line.startswith("line.cu") for line in result.stdout.splitlines())
+
+
+def test_json_keeps_the_names_themselves(tmp_path):
+    src = _tree(tmp_path / "src")
+    result = cli("scan", src, "--output-format", "json")
+    assert result.exit_code == 0, result.output
+    assert [f["path"] for f in json.loads(result.stdout)["files"]] == [BAD, NEWLINE, "ok.cu"]
+
+
+def test_check_and_diff_lines_stay_whole(tmp_path, monkeypatch):
+    src = _tree(tmp_path / "src")
+    monkeypatch.chdir(src)
+    checked = cli("check", ".", "--no-cache")
+    assert checked.exit_code == 1
+    assert checked.stdout.splitlines()[:4] == [
+        '"bad\\377name.cu":1:11: CPP001 [info] <cuda_runtime.h> is <hip/hip_runtime.h> in HIP',
+        '"bad\\377name.cu":2:20: MAP001 [info] cudaMalloc is hipMalloc in HIP',
+        '"new\\nline.cu":1:11: CPP001 [info] <cuda_runtime.h> is <hip/hip_runtime.h> in HIP',
+        '"new\\nline.cu":2:20: MAP001 [info] cudaMalloc is hipMalloc in HIP']
+    diff = cli("diff", src).stdout
+    assert [line for line in diff.splitlines() if line.startswith(("--- ", "+++ "))] == [
+        '--- "a/bad\\377name.cu"', '+++ "b/bad\\377name.cu"', '--- "a/new\\nline.cu"', '+++ "b/new\\nline.cu"',
+        "--- a/ok.cu", "+++ b/ok.cu"]
+
+
+@pytest.mark.git
+def test_a_suggested_patch_for_an_odd_name_applies(tmp_path, monkeypatch):
+    repo = git_repo(tmp_path / "repo", {"base.txt": "x\n"})
+    (repo / NEWLINE).write_bytes(CU)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "odd")
+    monkeypatch.chdir(repo)
+    patch = cli("suggest", "--base", "HEAD~1", "--no-cache").stdout
+    assert patch.startswith('diff --git "a/new\\nline.cu" "b/new\\nline.cu"\n')
+    subprocess.run(["git", "-C", str(repo), "apply", "-"], input=patch.encode(), check=True)
+    assert b"hipMalloc" in (repo / NEWLINE).read_bytes()

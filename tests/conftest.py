@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,11 @@ def compiler_scratch(tmp_path_factory):
     source it compiles (Debian's clang), hundreds per run, which must not pile up in /tmp."""
     patch = pytest.MonkeyPatch()
     patch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
+    # compile results shared by the run's tests (tests/compile.py): by every worker of an xdist run
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "compile-cache"
+    cache.mkdir(exist_ok=True)
+    patch.setenv("HIPMIGRATE_TEST_COMPILE_CACHE", str(cache))
     yield
     patch.undo()
 

@@ -17,7 +17,8 @@ multiple of the file's size. "Above what it held" is the resident memory once th
 glibc's free heap given back, with the kernel's high-water mark reset there (/proc/self/clear_refs).
 
 The last lines give, per shape and mode, the spread of µs per KB between its sizes from 100K up (below that the
-fixed cost of a file dominates) and of µs per line where a shape has lines to count; `--check` exits 1 when a spread
+fixed cost of a file dominates) and of µs per line where a shape has lines to count (not one-line); a copied file
+(a build file over the limit) is left out, its cost being fixed; `--check` exits 1 when a spread
 is over 2x. With `--run`, each size is also migrated as a user meets it: `api.migrate` on a folder holding the file
 (output tree, report model, line diff, .hipmigrate/ state), and the last columns give that run's seconds and peak.
 """
@@ -214,7 +215,7 @@ def spreads(rows: list[tuple[str, str, dict]]) -> list[tuple[str, str, str, floa
     """(shape, mode, unit, largest / smallest) of µs per KB and per line over the sizes from SPREAD_FROM up."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for shape, _, r in rows:
-        if r["bytes"] >= SPREAD_FROM:
+        if r["bytes"] >= SPREAD_FROM and r["mode"] != "copied":  # a copy reads nothing: its cost is fixed
             groups.setdefault((shape, r["mode"]), []).append(r)
     out = []
     for (shape, mode), rs in groups.items():
@@ -222,7 +223,7 @@ def spreads(rows: list[tuple[str, str, dict]]) -> list[tuple[str, str, str, floa
             continue
         per_kb = [r["seconds"] / r["bytes"] for r in rs]
         out.append((shape, mode, "KB", max(per_kb) / min(per_kb)))
-        if min(r["lines"] for r in rs) > 1:
+        if min(r["lines"] for r in rs) >= 100:  # a shape with lines to count (not one-line)
             per_line = [r["seconds"] / r["lines"] for r in rs]
             out.append((shape, mode, "line", max(per_line) / min(per_line)))
     return out

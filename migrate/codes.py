@@ -77,6 +77,11 @@ ENGINE_CODES = (
            "the moment it was read and the moment it would have been replaced. It is left out of the output, or "
            "(`--in-place`) not replaced, so the edit made meanwhile is kept. Run again once the tree is settled.",
            Severity.ERROR),
+    _input("INP013", "more findings of one code in a file than are listed",
+           "A file with more than 1,000 findings of one code (a generated table, a pasted block) keeps the first "
+           "1,000 of them, in the engine's order, and this one finding says how many more there are. Every fix was "
+           "applied and every count (the statistics, the totals by code) includes them; only the listing is cut. "
+           "Look at the file's diff for the rest.", Severity.INFO),
     Code("ENG001", "hipify-perl's own warning", RuleKind.ENGINE, Severity.WARNING,
          "With --engine hipify-perl, each warning hipify-perl prints (an unsupported identifier, mostly) becomes a "
          "finding on its line."),

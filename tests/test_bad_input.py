@@ -140,3 +140,18 @@ def test_the_first_byte_that_is_not_utf8_is_found_a_piece_at_a_time_where_decodi
         assert [first_bad_utf8(data, step) for step in (1, 2, 3, 5, 64)] == [expected] * 5, data
     assert found == {True, False}
     assert first_bad_utf8("café €😀".encode() * 1000, 7) is None
+
+
+def test_a_file_with_very_many_findings_of_one_code_lists_the_first_thousand(tmp_path):
+    """1,500 cudaFree calls: every one renamed, 1,000 MAP001 findings listed and one INP013 for the other 500, and
+    the counts by code and by API family include them all."""
+    text = "#include <cuda_runtime.h>\nvoid f(float* p) {\n" + "  cudaFree(p);\n" * 1500 + "}\n"
+    src = write_tree(tmp_path / "src", {"many.cu": text})
+    code, doc = cli_json("run", src, "--out", tmp_path / "out", "--hip-version", "6.2")
+    assert (tmp_path / "out" / "many.cu").read_text().count("hipFree(p);") == 1500
+    listed = [f for f in doc["findings"] if f["code"] == "MAP001"]
+    assert len(listed) == 1000 and listed[-1]["line"] == 1002
+    [more] = [f for f in doc["findings"] if f["code"] == "INP013"]
+    assert more["message"] == ("500 more MAP001 findings in this file are not listed (the first 1000 are); their "
+                               "fixes were applied and the counts include them")
+    assert doc["summary"]["by_code"]["MAP001"] == 1500

@@ -27,9 +27,11 @@ from migrate.options import Options
 from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
 from migrate.stages.late import vanished
+from migrate.stages.report import CONVERSION, section
 from migrate.stages.scan import Inventory, SourceFile, copied_link
 
 Progress = Callable[[int], None]
+LISTED_PER_CODE = 1000  # findings of one code listed per file; INP013 counts the rest
 DEPTH = 5000  # frames of recursion the rules may take (Python's default is 1,000)
 
 
@@ -130,9 +132,33 @@ def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
         return _other(f, options.in_place)
     try:
         r = migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
-        return suppressed_apart(f, r, options)
+        return capped(suppressed_apart(f, r, options))
     except Exception as exc:  # one file's failure never aborts the others
         return failed_file(f, options, exc)
+
+
+def capped(r: FileResult, limit: int = LISTED_PER_CODE) -> FileResult:
+    """The first `limit` findings of each code kept, in their order; for each code with more, one INP013 that counts
+    the rest, its code, count and (for conversions) API family in the detail, which the report's counts add back."""
+    seen: dict[str, int] = {}
+    for f in r.findings:
+        seen[f.code] = seen.get(f.code, 0) + 1
+    over = {code for code, n in seen.items() if n > limit}
+    if not over:
+        return r
+    kept, families, taken = [], {}, dict.fromkeys(over, 0)
+    for f in r.findings:
+        if f.code not in over or taken[f.code] < limit:
+            kept.append(f)
+            taken[f.code] = taken.get(f.code, 0) + 1
+        else:  # a conversion's API family, for the report's count of conversions by family
+            families.setdefault(f.code, set()).add((f.family or "other") if section(f) == CONVERSION else "")
+    for code in sorted(over):
+        more, family = seen[code] - limit, families[code].pop() if len(families[code]) == 1 else ""
+        kept.append(replace(input_finding(r.path, "INP013", f"{more} more {code} findings in this file are not listed "
+                                          f"(the first {limit} are); their fixes were applied and the counts include "
+                                          "them", severity=Severity.INFO), detail=(code, str(more), family)))
+    return replace(r, findings=tuple(kept))
 
 
 def suppressed_apart(f: SourceFile, r: FileResult, options: Options) -> FileResult:
@@ -324,7 +350,7 @@ def _after_hipify_perl(f: SourceFile, data: bytes, out: hipify_perl.PerlOutput, 
     engine_says = out.findings[f.rel]
     ours = [x for x in r.findings if not (x.code == "CPP006" and any(f'"{x.matched}"' in e.message for e in engine_says))]
     ours = on_source(ours, ctx, LineMap(data, out.data[f.rel]))
-    return suppressed_apart(f, replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours)), options)
+    return capped(suppressed_apart(f, replace(r, findings=tuple(engine_says) + tuple(conversions) + tuple(ours)), options))
 
 
 def on_source(findings: list[Finding], ctx: CppContext, lines: LineMap) -> list[Finding]:

@@ -268,6 +268,11 @@ def test_a_target_hipcc_rejects_is_an_error_with_a_fix():
                        "drop --offload-arch=gfx942, or install a HIP/ROCm whose clang supports gfx942"),)
 
 
+def test_a_rejected_target_with_a_known_first_release_names_it():
+    c = checks.check_targets(amd_machine(accepted={"gfx1250": False}), ("gfx1250",))
+    assert c[0].fix == "drop --offload-arch=gfx1250, or install ROCm 7.2 or later, whose clang supports gfx1250"
+
+
 def test_device_files_the_user_cannot_open():
     locked = Node("/dev/kfd", False, False)
     probe = amd_machine(kfd=locked, user=User("ana", 1000, frozenset({"ana"})))

@@ -158,7 +158,7 @@ def check_targets(tc: toolchain.Toolchain, targets: tuple[str, ...]) -> None:
             continue
         others = [t for t in toolchain.discover_all() if t.hipcc != tc.hipcc and toolchain.accepts_target(t.hipcc, target)]
         hint = (f"; {others[0].label} can: pass --hip-version {others[0].short_version}" if others else
-                f"; no installed toolchain can ({toolchain.INSTALL_HINT})")
+                f"; no installed toolchain can: install {amd.needs(target)} ({toolchain.INSTALL_HINT})")
         raise UsageError(f"--offload-arch {target}: {tc.label} ({tc.clang or 'clang unknown'}) cannot compile for it{hint}")
 
 

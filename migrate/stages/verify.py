@@ -27,8 +27,9 @@ STATE = ".hipmigrate"
 HOST = "host"  # the `target` of a unit compiled as host C++ only (a PyTorch extension's binding file)
 # what to do about a library the link could not find, where this machine's toolchains explain it
 LIBRARY_HINTS = {
-    "rccl": "the HIP 6.4 toolchain of scripts/install-toolchain has RCCL's header but not its library (Debian's RCCL "
-            "needs the old HIP runtime); link with ROCm's RCCL (/opt/rocm, --hipcc) or check the compile only",
+    "rccl": "the HIP 6.4 toolchain of scripts/install-toolchain has RCCL's header but not its library (Debian sid's "
+            "RCCL needs the old HIP runtime); its HIP 7.2 toolchain links RCCL 7.2: build with --hip-version 7.2, or "
+            "link with ROCm's RCCL (/opt/rocm, --hipcc), or check the compile only",
 }
 
 

@@ -103,3 +103,25 @@ def test_rocwmma_compiles(hipcc72, tmp_path):
     (tmp_path / "w.hip").write_text("#include <hip/hip_runtime.h>\n#include <rocwmma/rocwmma.hpp>\nint main() {}\n")
     built = hipcc(hipcc72, "--offload-arch=gfx942", "-c", "w.hip", "-o", "w.o", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
+
+
+def test_hipblas_complex_calls_migrated_for_7_2_and_6_4_build_with_each(hipcc64, hipcc72, tmp_path):
+    """hipBLAS 3.0 dropped `_v2`: cublasCaxpy is hipblasCaxpy for 7.2 and hipblasCaxpy_v2 for 6.4, and each compiles
+    with its own release's headers (the plain name of 6.4 takes hipblasComplex, which hipComplex is not)."""
+    from migrate.cpp_engine import translate
+    from migrate.options import Options
+    from migrate.packs import default_packs
+    from migrate.registry import default_registry
+
+    source = (b"#include <cublas_v2.h>\nint f(cublasHandle_t h, int n, const cuComplex* a, const cuComplex* x, "
+              b"cuComplex* y) { return cublasCaxpy(h, n, a, x, 1, y, 1) == CUBLAS_STATUS_SUCCESS; }\n")
+    rules = [r() for r in default_registry().cpp()]
+    for release, tool, name in (("7.2", hipcc72, b"hipblasCaxpy("), ("6.4", hipcc64, b"hipblasCaxpy_v2(")):
+        migrated = translate("a.cu", source, Options(), default_packs(), release, rules).data
+        assert name in migrated
+        (tmp_path / f"a{release}.hip").write_bytes(migrated)
+        built = hipcc(tool, "--offload-arch=gfx942", "-c", f"a{release}.hip", "-o", f"a{release}.o", cwd=tmp_path)
+        assert built.returncode == 0, built.stderr
+    plain_on_64 = (tmp_path / "a7.2.hip").read_bytes()
+    (tmp_path / "plain64.hip").write_bytes(plain_on_64)
+    assert hipcc(hipcc64, "--offload-arch=gfx942", "-c", "plain64.hip", "-o", "p.o", cwd=tmp_path).returncode != 0

@@ -91,9 +91,14 @@ def load_overrides(path: Path) -> dict:
     for fam, tables in data.items():
         if fam not in FAMILIES:
             raise SystemExit(f"gen_packs: {path}: unknown family [{fam}]")
-        unknown = set(tables) - {"names", "unsupported", "headers", "drop"}
+        unknown = set(tables) - {"names", "unsupported", "headers", "drop", "renamed"}
         if unknown:
             raise SystemExit(f"gen_packs: {path}: [{fam}] has unknown table(s) {sorted(unknown)}")
+        renamed = tables.get("renamed")
+        if renamed is not None and (set(renamed) != {"suffix", "since"} or not renamed["suffix"]
+                                    or not VERSION_RE.match(str(renamed["since"]))):
+            raise SystemExit(f"gen_packs: {path}: [{fam}.renamed] needs suffix (non-empty) and since (like 7.0), "
+                             "nothing else")
     return data
 
 

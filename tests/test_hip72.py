@@ -157,3 +157,21 @@ def test_install_toolchain_installs_7_2_right_after_6_4():
     text = (Path(__file__).resolve().parent.parent / "scripts" / "install-toolchain").read_text()
     calls = [line.strip() for line in text.splitlines() if line.strip().startswith('"$here/install-hip')]
     assert calls == ['"$here/install-hip64"', '"$here/install-hip72"']
+
+
+def test_the_nccl_sample_migrated_for_7_2_links_rccl_with_its_own_makefile(hipcc72, tmp_path):
+    """HIP 6.4's root has RCCL's header only (BLD910 at -lrccl); 7.2's links the sample's own build."""
+    import json
+
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "nccl_nvtx_step" / "src"
+    out = tmp_path / "out"
+    assert CliRunner().invoke(main, ["run", str(sample), "--out", str(out), "--hip-version", "7.2"]).exit_code in (0, 1)
+    built = CliRunner().invoke(main, ["build", str(out), "--project-build", "--output-format", "json"])
+    assert built.exit_code == 0, built.output
+    doc = json.loads(built.stdout)
+    assert doc["hipcc"] == hipcc72 and doc["project"]["status"] == "ok" and doc["project"]["findings"] == []
+    assert "-lrccl" in (out / "Makefile").read_text() and (out / "train_step").is_file()

@@ -262,7 +262,7 @@ def test_hipblas_3_dropped_the_v2_suffix_so_7_x_writes_the_plain_name():
     """hipBLAS 3.0 (ROCm 7.0) renamed hipblasCaxpy_v2 to hipblasCaxpy: every `_v2` row has the plain name from 7.0
     and the `_v2` one before (overrides.toml, [cublas.renamed])."""
     v2 = [m for m in PACKS.names.values() if m.older.endswith("_v2")]
-    assert len(v2) == 209 and {(m.family, m.since) for m in v2} == {("cublas", "7.0")}
+    assert len(v2) == 209 and {(m.family, m.since, m.older_since) for m in v2} == {("cublas", "7.0", "6.4")}
     assert not [m for m in PACKS.names.values() if m.hip.endswith("_v2") and m.family == "cublas"]
     rules = [r() for r in default_registry().cpp()]
     new, old = (translate("a.cu", HIPBLAS_V2_SOURCE, Options(), PACKS, t, rules) for t in ("7.2", "6.4"))
@@ -270,6 +270,10 @@ def test_hipblas_3_dropped_the_v2_suffix_so_7_x_writes_the_plain_name():
     assert [f.message for f in old.findings if f.code == "CPP005"] == [
         "hipblasCaxpy needs HIP 7.0 (target 6.4): hipblasCaxpy_v2 used instead"]
     assert [f.code for f in new.findings if f.code == "CPP005"] == []
+    oldest = translate("a.cu", HIPBLAS_V2_SOURCE, Options(), PACKS, "5.2", rules)
+    assert [(f.severity.label, f.message) for f in oldest.findings if f.code == "CPP005"] == [
+        ("warning", "hipblasCaxpy needs HIP 7.0 (target 5.2), and hipblasCaxpy_v2, used instead, HIP 6.4: build with a "
+                    "newer HIP or pass --hip-version 6.4")]
 
 
 def test_run_migrates_a_sample_for_hip_7_2(tmp_path):
@@ -285,3 +289,13 @@ def test_run_migrates_a_sample_for_hip_7_2(tmp_path):
         "hipmigrate run: 2 files, 2 migrated, 0 skipped; engine builtin 0.1.0; target HIP 7.2",
         "no blockers: nothing found that stops a build for HIP 7.2 (`hipmigrate build` compiles it to be sure)"]
     assert "--offload-arch=gfx942" in (tmp_path / "out" / "Makefile").read_text()
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ('{ hip = "hipX", kind = "function", since = "7.0", older_since = "6.4" }', "older_since needs older"),
+    ('{ hip = "hipX", kind = "function", since = "7.0", older = "hipX_v2", older_since = "7.1" }', "before since"),
+])
+def test_older_since_needs_older_and_an_earlier_release(tmp_path, row, message):
+    (tmp_path / "x.toml").write_text(f'[pack]\nfamily = "x"\ncode = "MAP099"\n[names]\ncuX = {row}\n')
+    with pytest.raises(PackError, match=message):
+        load_packs(tmp_path)

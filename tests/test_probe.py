@@ -87,7 +87,7 @@ def test_a_suffix_the_library_dropped_becomes_older_and_keeps_its_since():
              "cuZ": {"hip": "hipZ_v2", "kind": "function", "since": "6.4"}}
     sources, notes = {"names": {"cuZ": "overrides.toml"}}, []
     assert _apply_renamed(names, sources, {"renamed": {"suffix": "_v2", "since": "7.0"}}, notes) == 1
-    assert names["cuX"] == {"hip": "hipX", "kind": "function", "since": "7.0", "older": "hipX_v2"}
+    assert names["cuX"] == {"hip": "hipX", "kind": "function", "since": "7.0", "older": "hipX_v2", "older_since": "6.4"}
     assert names["cuY"]["hip"] == "hipY" and names["cuZ"]["hip"] == "hipZ_v2"  # a hand-written row stays
     assert notes == ["renamed: 1 rows whose HIP name ends with _v2: the plain name from 7.0, the _v2 one before"]
     fams = {"elsewhere": [], "switches": [], "headers_missing": []}

@@ -12,7 +12,7 @@ from .lexer import IDENT_RE
 
 
 BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg"]
+ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg", "older_since"]
 HEADER_ROW_ORDER = ["hip", "since", "older"]  # a [headers] row: the HIP header, from HIP `since`, else `older`
 
 

@@ -18,7 +18,7 @@ from migrate.errors import UsageError
 KINDS = {"function", "type", "enum", "macro", "namespace"}
 VERSION = re.compile(r"^\d+\.\d+$")
 IDENT = re.compile(r"^[A-Za-z_]\w*$")
-ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int}
+ROW_KEYS = {"hip": str, "kind": str, "since": str, "older": str, "older_drop_arg": int, "older_since": str}
 HEADER_KEYS = {"hip": str, "since": str, "older": str}
 PACK_KEYS = {"family": str, "title": str, "code": str, "generated": str, "inspected_from": str, "inspected": list}
 
@@ -42,6 +42,8 @@ class Mapping:
     # the newest release inspected before `since` (which lacks the name): the name came after it, at `since` or
     # in a release between them that was not inspected; "" when not known
     lacking: str = ""
+    # the first release that has `older` ("" = every release before `since`): hipblasCaxpy_v2 came with HIP 6
+    older_since: str = ""
 
     def newer_than(self, target: tuple[int, int]) -> bool:
         """Known to have come after HIP `target`. A `since` that is only the oldest release inspected does not
@@ -158,6 +160,9 @@ def _load_one(path: Path) -> tuple[dict, dict, dict, dict]:
             raise PackError(f"{path}: [names] {name}: since must look like 6.2")
         if "older_drop_arg" in row and "older" not in row:
             raise PackError(f"{path}: [names] {name}: older_drop_arg needs older")
+        if "older_since" in row and ("older" not in row or not VERSION.match(row["older_since"])
+                                     or version_tuple(row["older_since"]) >= version_tuple(row["since"])):
+            raise PackError(f"{path}: [names] {name}: older_since needs older and must look like 6.2, before since")
     for name, row in data.get("unsupported", {}).items():
         _check_table(path, f"[unsupported] {name}", row, {"kind": str}, {"kind"})
     for name, row in data.get("headers", {}).items():
@@ -199,7 +204,8 @@ def load_packs(directory: Path) -> Packs:
             lacking = [r for r in head.get("inspected", []) if version_tuple(r) < since]
             names[cuda] = Mapping(cuda, row["hip"], row["kind"], row["since"], family, code,
                                   row.get("older", ""), row.get("older_drop_arg", -1),
-                                  floor is not None and since <= floor, max(lacking, key=version_tuple, default=""))
+                                  floor is not None and since <= floor, max(lacking, key=version_tuple, default=""),
+                                  row.get("older_since", ""))
         for cuda, row in unsup.items():
             unsupported[cuda] = Unsupported(cuda, row["kind"], family)
         for cuda, row in heads.items():

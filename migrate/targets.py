@@ -17,12 +17,26 @@ class Target:
     name: str  # gfx942
     products: str
     wave: int  # the default wavefront size: 64 on GCN/CDNA, 32 on RDNA
+    since: str = ""  # the first ROCm release that supports it, "major.minor" ("" = not recorded)
+
+    def needs(self) -> str:
+        """What to install for this target, as a clause: "ROCm 7.2 or later, whose clang supports gfx1250"."""
+        if self.since:
+            return f"ROCm {self.since} or later, whose clang supports {self.name}"
+        return f"a HIP/ROCm whose clang supports {self.name}"
 
 
 @lru_cache(maxsize=1)
 def known() -> dict[str, Target]:
     data = tomllib.loads((rules_root() / "data" / "amd_targets.toml").read_text(encoding="utf-8"))
-    return {name: Target(name, row["products"], row["wave"]) for name, row in data["targets"].items()}
+    return {name: Target(name, row["products"], row["wave"], row.get("since", ""))
+            for name, row in data["targets"].items()}
+
+
+def needs(target: str) -> str:
+    """What to install for `target` (feature suffixes allowed), as Target.needs says; any name is accepted."""
+    found = known().get(base(target))
+    return found.needs() if found else Target(base(target), "", 0).needs()
 
 
 def base(target: str) -> str:

@@ -3,8 +3,8 @@ each is, which AMD targets it really compiles for (probed), and how to run a bui
 
 Found, in this order (the same hipcc reached twice is listed once): the one given with `--hipcc` or
 `[tool.hipmigrate] hipcc`; hipcc on PATH; $ROCM_PATH/bin and /opt/rocm*/bin (AMD's ROCm packages); the toolchains
-scripts/install-toolchain puts under $HIPMIGRATE_TOOLCHAIN/hip-*/bin (HIP 6.4 in a Debian sid root, run through
-the root's `enter`). Debian's own hipcc is /usr/bin/hipcc, on PATH.
+scripts/install-toolchain puts under $HIPMIGRATE_TOOLCHAIN/hip-*/bin (HIP 6.4 and HIP 7.2, each in a Debian sid root
+of its own, run through the root's `enter`). Debian's own hipcc is /usr/bin/hipcc, on PATH.
 """
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from migrate.errors import UsageError
 from migrate.packs import version_tuple
 
 INSTALL_HINT = ("install hipcc: `sudo scripts/install-toolchain` (Debian 12/13: Debian's hipcc with the HIP library "
-                "headers, and HIP 6.4 in a root of its own), or ROCm from AMD's packages (adds /opt/rocm/bin)")
+                "headers, and HIP 6.4 and 7.2 in roots of their own), or ROCm from AMD's packages (adds /opt/rocm/bin)")
 # What scripts/install-toolchain unpacks: bin/hipify-perl, include/ (HIP library headers for Debian's own hipcc),
-# cuda/include/, hip-6.4/ (the HIP 6.4 toolchain root and its bin/).
+# cuda/include/, hip-6.4/ and hip-7.2/ (the HIP 6.4 and 7.2 toolchain roots and their bin/).
 TOOLCHAIN = Path(os.environ.get("HIPMIGRATE_TOOLCHAIN", "/opt/hipmigrate/toolchain"))
 EXTRA_INCLUDE = TOOLCHAIN / "include"
 PROBE_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void probe(int* p) { p[threadIdx.x] = 1; }\n"
@@ -200,7 +200,7 @@ def choose(hip_version: str | None = None, hipcc: str | None = None, hipcc_origi
     installed = ", ".join(t.label for t in found)
     raise UsageError(f"no HIP {hip_version} toolchain installed (found: {installed}); install ROCm {hip_version} "
                      f"(AMD's packages put it in /opt/rocm-{hip_version}.x, found automatically) or give its hipcc with "
-                     "--hipcc PATH; scripts/install-toolchain installs HIP 6.4 and Debian's own")
+                     "--hipcc PATH; scripts/install-toolchain installs HIP 7.2, 6.4 and Debian's own")
 
 
 @lru_cache(maxsize=64)

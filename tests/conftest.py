@@ -56,6 +56,18 @@ def hipcc64() -> str:
 
 
 @pytest.fixture(scope="session")
+def hipcc72() -> str:
+    """The HIP 7.2 toolchain's hipcc (scripts/install-toolchain puts it in a Debian sid root with experimental)."""
+    from migrate import toolchain
+
+    check_mark("hipcc")
+    path = toolchain.TOOLCHAIN / "hip-7.2" / "bin" / "hipcc"
+    if not path.is_file():
+        missing(f"the HIP 7.2 toolchain ({path})", "scripts/install-toolchain")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
 def hipify() -> str:
     return need_tool("hipify-perl")
 

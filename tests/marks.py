@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REQUIRE_TOOLS = os.environ.get("HIPMIGRATE_REQUIRE_TOOLS") == "1"  # set by .ci/run: a missing tool fails
 TOOL_MARKS = {"hipcc": "hipcc", "hipify-perl": "hipify_perl", "nvcc": "nvcc", "chromium": "browser", "git": "git",
               "torch": "torch"}
-FIXTURE_MARKS = {"hipcc": "hipcc", "hipcc64": "hipcc", "hipify": "hipify_perl"}
+FIXTURE_MARKS = {"hipcc": "hipcc", "hipcc64": "hipcc", "hipcc72": "hipcc", "hipify": "hipify_perl"}
 RUNNING: dict[str, object] = {"test": "", "marks": frozenset()}  # set by conftest.py around each test
 
 

@@ -39,6 +39,7 @@ def test_broken_project_findings_at_the_original_lines_with_causes(tmp_path, hip
 @pytest.mark.parametrize("version, hipcc_of, targets", [
     ("5.2", "hipcc", ["gfx90a", "gfx940"]),  # Debian's HIP 5.2: MI200 and the first MI300 target
     ("6.4", "hipcc64", ["gfx942"]),  # HIP 6.4 (clang 21): MI300X
+    ("7.2", "hipcc72", ["gfx942"]),  # HIP 7.2 (LLVM 22): MI300X
 ])
 @pytest.mark.hipcc
 def test_clean_tree_builds_for_the_default_targets_of_the_release_it_was_migrated_for(tmp_path, request, version,
@@ -94,7 +95,7 @@ def test_separate_compilation_units_check_with_relocatable_device_code(tmp_path,
     assert "-fgpu-rdc" in units[1]["command"] and "-fgpu-rdc" not in units[0]["command"]
 
 
-def test_build_usage_errors(tmp_path, hipcc, hipcc64):
+def test_build_usage_errors(tmp_path, hipcc, hipcc64, hipcc72):
     missing = cli("build", tmp_path / "nope")
     assert missing.exit_code == 2 and "not a folder" in missing.stderr
     src = tmp_path / "src"
@@ -104,7 +105,7 @@ def test_build_usage_errors(tmp_path, hipcc, hipcc64):
     bad = cli("build", tmp_path / "t", "--offload-arch", "gfx1100")
     assert bad.exit_code == 2
     assert f"--offload-arch gfx1100: HIP 5.2 ({hipcc}) (Debian clang version 15.0.6) cannot compile for it; " \
-           f"HIP 6.4 ({hipcc64}) can: pass --hip-version 6.4" in bad.stderr
+           f"HIP 7.2 ({hipcc72}) can: pass --hip-version 7.2" in bad.stderr
     nvidia = cli("build", tmp_path / "t", "--offload-arch", "sm_80")
     assert nvidia.exit_code == 2
     assert "--offload-arch 'sm_80': not an AMD GPU target (an NVIDIA architecture: AMD targets are gfx names); " \
@@ -113,11 +114,12 @@ def test_build_usage_errors(tmp_path, hipcc, hipcc64):
     assert typo.exit_code == 2 and "--offload-arch 'gfx9420': not an AMD GPU target; known targets: gfx900" in typo.stderr
     future = cli("build", tmp_path / "t", "--hip-version", "9.9")
     assert future.exit_code == 2
-    assert "--hip-version '9.9': the mapping packs know HIP 5.2 to 7.1 (5.2, 5.3, 5.4, 5.5, 5.7, 6.1, 6.4, 7.0, 7.1); " \
-           "give one of those or a release between them" in future.stderr
+    assert "--hip-version '9.9': the mapping packs know HIP 5.2 to 7.2 (5.2, 5.3, 5.4, 5.5, 5.7, 6.1, 6.4, 7.0, 7.1, " \
+           "7.2); give one of those or a release between them" in future.stderr
     not_installed = cli("build", tmp_path / "t", "--hip-version", "6.1")
     assert not_installed.exit_code == 2
-    assert f"no HIP 6.1 toolchain installed (found: HIP 6.4 ({hipcc64}), HIP 5.2 ({hipcc})); install ROCm 6.1" \
+    assert (f"no HIP 6.1 toolchain installed (found: HIP 7.2 ({hipcc72}), HIP 6.4 ({hipcc64}), HIP 5.2 ({hipcc})); "
+            "install ROCm 6.1") \
         in not_installed.stderr
     assert cli("run", src, "--out", tmp_path / "t2", "--offload-arch", "gfx94").exit_code == 2
 
@@ -294,11 +296,11 @@ def test_make_variables_choose_the_makefile_branch_for_checks_and_the_project_bu
     assert bad.exit_code == 2 and "--make-var 'PRECISION': give NAME=VALUE" in bad.stderr
 
 
-def test_run_says_which_release_it_migrates_for(tmp_path, hipcc, hipcc64):
+def test_run_says_which_release_it_migrates_for(tmp_path, hipcc, hipcc64, hipcc72):
     (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
     result = cli("run", tmp_path / "k.cu", "--out", tmp_path / "k.hip")
     assert result.exit_code == 0
-    assert (f"hipmigrate: migrating for HIP 6.4, the newest installed toolchain ({hipcc64}); --hip-version X.Y picks "
+    assert (f"hipmigrate: migrating for HIP 7.2, the newest installed toolchain ({hipcc72}); --hip-version X.Y picks "
             "another") in " ".join(result.stderr.split())
     assert "--hip-version" not in cli("run", tmp_path / "k.cu", "--out", tmp_path / "k2.hip", "--hip-version",
                                       "5.2").stderr

@@ -268,6 +268,11 @@ def test_a_target_hipcc_rejects_is_an_error_with_a_fix():
                        "drop --offload-arch=gfx942, or install a HIP/ROCm whose clang supports gfx942"),)
 
 
+def test_a_rejected_target_with_a_known_first_release_names_it():
+    c = checks.check_targets(amd_machine(accepted={"gfx1250": False}), ("gfx1250",))
+    assert c[0].fix == "drop --offload-arch=gfx1250, or install ROCm 7.2 or later, whose clang supports gfx1250"
+
+
 def test_device_files_the_user_cannot_open():
     locked = Node("/dev/kfd", False, False)
     probe = amd_machine(kfd=locked, user=User("ana", 1000, frozenset({"ana"})))
@@ -358,13 +363,14 @@ def doctor(*args: str, env: dict[str, str] | None = None):
     return CliRunner().invoke(main, ["doctor", *args], env=env, catch_exceptions=False)
 
 
-def test_real_doctor_prints_a_table_and_the_verdict(hipcc, hipcc64):
+def test_real_doctor_prints_a_table_and_the_verdict(hipcc, hipcc64, hipcc72):
     result = doctor()
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("hipmigrate doctor: targets gfx942\n")  # the default toolchain's: HIP 6.4
+    assert out.startswith("hipmigrate doctor: targets gfx942\n")  # the default toolchain's: HIP 7.2
     assert "┃ status" in out and "detail and fix" in out
-    for name in ("hipcc", "toolchain HIP 6.4 (default)", "toolchain HIP 5.2", "hipconfig", "hip-clang",
+    for name in ("hipcc", "toolchain HIP 7.2 (default)", "toolchain HIP 6.4", "toolchain HIP 5.2", "hipconfig",
+                 "hip-clang",
                  "target gfx942", "/dev/kfd", "groups", "pytorch", "env HIP_PLATFORM"):
         assert name in out
     assert "build: Can build for AMD: hipcc (HIP " in out
@@ -373,21 +379,23 @@ def test_real_doctor_prints_a_table_and_the_verdict(hipcc, hipcc64):
                 in out)
 
 
-def test_real_doctor_json_lists_both_toolchains_with_their_probed_targets(hipcc, hipcc64):
+def test_real_doctor_json_lists_the_three_toolchains_with_their_probed_targets(hipcc, hipcc64, hipcc72):
     result = doctor("--output-format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert [(t["hipcc"], t["hip_version"], t["clang"], t["default"], t["compiles"], t["rejects"])
+    assert [(t["hipcc"], t["hip_version"], t["full_version"], t["clang"], t["default"], t["compiles"], t["rejects"])
             for t in doc["toolchains"]] == [
-        (hipcc64, "6.4", "Debian clang version 21.1.8", True,
-         ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"], ["gfx940"]),
-        (hipcc, "5.2", "Debian clang version 15.0.6", False,
-         ["gfx908", "gfx90a", "gfx940", "gfx1030"], ["gfx942", "gfx950", "gfx1100", "gfx1201"]),
+        (hipcc72, "7.2", "7.2.53211-9999", "Debian clang version 22.1.8", True,
+         ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201", "gfx1250"], ["gfx940"]),
+        (hipcc64, "6.4", "6.4.43484-9999", "Debian clang version 21.1.8", False,
+         ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201"], ["gfx940", "gfx1250"]),
+        (hipcc, "5.2", "5.2.21153-0", "Debian clang version 15.0.6", False,
+         ["gfx908", "gfx90a", "gfx940", "gfx1030"], ["gfx942", "gfx950", "gfx1100", "gfx1201", "gfx1250"]),
     ]
     summary = doc["summary"]
     assert summary["can_build"] is True and summary["targets"] == ["gfx942"]
     by_name = {c["name"]: c for c in doc["checks"]}
-    assert by_name["hipcc"]["detail"].startswith(hipcc64) and by_name["target gfx942"]["status"] == "ok"
+    assert by_name["hipcc"]["detail"].startswith(hipcc72) and by_name["target gfx942"]["status"] == "ok"
     assert by_name["toolchain HIP 5.2"]["detail"].startswith(f"{hipcc} (found in PATH; Debian clang version 15.0.6); "
                                                               "compiles for gfx908, gfx90a, gfx940, gfx1030; not for")
 

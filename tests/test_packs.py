@@ -90,9 +90,9 @@ def declared_names(include_dir: Path) -> set[str]:
 
 
 @pytest.mark.hipcc
-@pytest.mark.parametrize("which", ["hipcc", "hipcc64"])
+@pytest.mark.parametrize("which", ["hipcc", "hipcc64", "hipcc72"])
 def test_runtime_names_against_installed_hip_headers(request, which):
-    """A runtime row whose `since` is at or below an installed HIP (Debian's 5.2, and 6.4 in its root) must name
+    """A runtime row whose `since` is at or below an installed HIP (Debian's 5.2, 6.4 and 7.2 in their roots) must name
     something its headers declare; one the headers declare must not claim a newer `since`."""
     from migrate import toolchain
 
@@ -241,3 +241,61 @@ def test_names_cuda_13_dropped_are_still_mapped():
     names = PACKS.names
     assert (names["cudaThreadSynchronize"].hip, names["cudaThreadExit"].hip) == ("hipDeviceSynchronize",
                                                                                  "hipDeviceReset")
+
+
+def test_the_shipped_packs_know_hip_7_1_and_7_2():
+    """Generated with experimental's HIP 7.2.4 headers and hipify-perl 7.2.4, and probed against the HIP 7.2 root."""
+    assert PACKS.releases[-3:] == ("7.0", "7.1", "7.2") and PACKS.newest == "7.2"
+    assert PACKS.check_release("7.2") is None and PACKS.check_release("7.1") is None
+    assert PACKS.check_release("7.3") == ("the mapping packs know HIP 5.2 to 7.2 (5.2, 5.3, 5.4, 5.5, 5.7, 6.1, 6.4, "
+                                          "7.0, 7.1, 7.2); give one of those or a release between them")
+    batch, library = PACKS.names["cudaMemcpyBatchAsync"], PACKS.names["cudaLibraryLoadData"]
+    assert (batch.hip, batch.since, batch.lacking) == ("hipMemcpyBatchAsync", "7.2", "6.4")
+    assert (library.hip, library.since) == ("hipLibraryLoadData", "7.2")
+
+
+HIPBLAS_V2_SOURCE = (b"#include <cublas_v2.h>\nvoid f(cublasHandle_t h, int n, const cuComplex* a, const cuComplex* x, "
+                     b"cuComplex* y) { cublasCaxpy(h, n, a, x, 1, y, 1); }\n")
+
+
+def test_hipblas_3_dropped_the_v2_suffix_so_7_x_writes_the_plain_name():
+    """hipBLAS 3.0 (ROCm 7.0) renamed hipblasCaxpy_v2 to hipblasCaxpy: every `_v2` row has the plain name from 7.0
+    and the `_v2` one before (overrides.toml, [cublas.renamed])."""
+    v2 = [m for m in PACKS.names.values() if m.older.endswith("_v2")]
+    assert len(v2) == 209 and {(m.family, m.since, m.older_since) for m in v2} == {("cublas", "7.0", "6.4")}
+    assert not [m for m in PACKS.names.values() if m.hip.endswith("_v2") and m.family == "cublas"]
+    rules = [r() for r in default_registry().cpp()]
+    new, old = (translate("a.cu", HIPBLAS_V2_SOURCE, Options(), PACKS, t, rules) for t in ("7.2", "6.4"))
+    assert b"{ hipblasCaxpy(h, n, a, x, 1, y, 1); }" in new.data and b"hipblasCaxpy_v2(h" in old.data
+    assert [f.message for f in old.findings if f.code == "CPP005"] == [
+        "hipblasCaxpy needs HIP 7.0 (target 6.4): hipblasCaxpy_v2 used instead"]
+    assert [f.code for f in new.findings if f.code == "CPP005"] == []
+    oldest = translate("a.cu", HIPBLAS_V2_SOURCE, Options(), PACKS, "5.2", rules)
+    assert [(f.severity.label, f.message) for f in oldest.findings if f.code == "CPP005"] == [
+        ("warning", "hipblasCaxpy needs HIP 7.0 (target 5.2), and hipblasCaxpy_v2, used instead, HIP 6.4: build with a "
+                    "newer HIP or pass --hip-version 6.4")]
+
+
+def test_run_migrates_a_sample_for_hip_7_2(tmp_path):
+    from click.testing import CliRunner
+
+    from migrate.cli import main
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "saxpy_streams" / "src"
+    result = CliRunner().invoke(main, ["run", str(sample), "--out", str(tmp_path / "out"), "--hip-version", "7.2"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == [
+        "hipmigrate run: 2 files, 2 migrated, 0 skipped; engine builtin 0.1.0; target HIP 7.2",
+        "no blockers: nothing found that stops a build for HIP 7.2 (`hipmigrate build` compiles it to be sure)"]
+    assert "--offload-arch=gfx942" in (tmp_path / "out" / "Makefile").read_text()
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ('{ hip = "hipX", kind = "function", since = "7.0", older_since = "6.4" }', "older_since needs older"),
+    ('{ hip = "hipX", kind = "function", since = "7.0", older = "hipX_v2", older_since = "7.1" }', "before since"),
+])
+def test_older_since_needs_older_and_an_earlier_release(tmp_path, row, message):
+    (tmp_path / "x.toml").write_text(f'[pack]\nfamily = "x"\ncode = "MAP099"\n[names]\ncuX = {row}\n')
+    with pytest.raises(PackError, match=message):
+        load_packs(tmp_path)

@@ -21,8 +21,8 @@ DECLARED = rules_root() / "data" / "declared.toml"
 @pytest.mark.hipcc
 @pytest.mark.parametrize("compiler", compilers([]), ids=lambda c: c.release)
 def test_the_probe_tells_declared_from_missing(compiler):
-    """hipblasComputeType_t and HIPBLAS_COMPUTE_32F came with hipBLAS 2 (HIP 6.x): HIP 5.2's headers lack them;
-    a namespace, a macro and an overloaded function are declared; hiprtc.h's names are found through another
+    """hipblasComputeType_t and HIPBLAS_COMPUTE_32F came with hipBLAS 2 (HIP 6.x, still in 7.2): HIP 5.2's headers
+    lack them; a namespace, a macro and an overloaded function are declared; hiprtc.h's names are found through another
     family's header; HIPCUB_STDERR is a switch the headers only test."""
     families = {
         "cublas": ({"hipblasComputeType_t": "name", "HIPBLAS_COMPUTE_32F": "name", "hipblasSgemm": "name",
@@ -33,14 +33,14 @@ def test_the_probe_tells_declared_from_missing(compiler):
         "device": ({"__shfl_down": "name", "__syncthreads": "name"}, ["hip/hip_runtime.h"]),
     }
     got = probe(compiler, families)
-    new = compiler.release == "6.4"
+    new = compiler.release in ("6.4", "7.2")
     assert ("hipblasComputeType_t" in got["cublas"].declared) == new
     assert ("HIPBLAS_COMPUTE_32F" in got["cublas"].declared) == new
     assert {"hipblasSgemm", "HIPBLAS_H"} <= got["cublas"].declared and "hipblasNoSuchName" in got["cublas"].missing
     assert "hipcub" in got["cub"].declared and "HIPCUB_STDERR" in got["cub"].switches
     assert {"__shfl_down", "__syncthreads"} <= got["device"].declared
     assert "hipModuleLaunchKernel" in got["driver"].declared
-    if new:  # HIP 6.4's hiprtc.h declares the linker; the driver API's header does not
+    if new:  # HIP 6.4's and 7.2's hiprtc.h declare the linker; the driver API's header does not
         assert "hiprtcLinkCreate" in got["driver"].elsewhere
     assert not any(r.headers_missing for r in got.values())
 
@@ -74,6 +74,33 @@ def test_declared_rows_follow_the_probe():
     # a release without the family's header says nothing about the names missing there
     new["headers_missing"] = ["hiplib/hiplib.h"]
     assert counted_releases(declared, "lib", {"lib.h": {"hip": "hiplib/hiplib.h"}}) == ["5.2"]
+
+
+def test_a_suffix_the_library_dropped_becomes_older_and_keeps_its_since():
+    """[cublas.renamed] (hipBLAS 3.0 dropped `_v2`): a generated `_v2` row gets the plain name from `since` and the
+    `_v2` one as `older`; the probe keeps that `since` although older releases declare the plain name (with other
+    argument types), since `older` is declared below it and missing from it on."""
+    from packgen.rows import _apply_renamed
+
+    names = {"cuX": {"hip": "hipX_v2", "kind": "function", "since": "6.4"},
+             "cuY": {"hip": "hipY", "kind": "function", "since": "5.2"},
+             "cuZ": {"hip": "hipZ_v2", "kind": "function", "since": "6.4"}}
+    sources, notes = {"names": {"cuZ": "overrides.toml"}}, []
+    assert _apply_renamed(names, sources, {"renamed": {"suffix": "_v2", "since": "7.0"}}, notes) == 1
+    assert names["cuX"] == {"hip": "hipX", "kind": "function", "since": "7.0", "older": "hipX_v2", "older_since": "6.4"}
+    assert names["cuY"]["hip"] == "hipY" and names["cuZ"]["hip"] == "hipZ_v2"  # a hand-written row stays
+    assert notes == ["renamed: 1 rows whose HIP name ends with _v2: the plain name from 7.0, the _v2 one before"]
+    fams = {"elsewhere": [], "switches": [], "headers_missing": []}
+    releases = {"5.2": dict(fams, declared=["hipX"], missing=["hipX_v2"]),
+                "6.4": dict(fams, declared=["hipX", "hipX_v2"], missing=[]),
+                "7.2": dict(fams, declared=["hipX"], missing=["hipX_v2"])}
+    for data in releases.values():
+        for key in ("declared", "elsewhere", "switches", "missing"):
+            data[f"_{key}"] = frozenset(data[key])
+    packs = {"lib": {"names": {"cuX": dict(names["cuX"])}, "unsupported": {}, "headers": {}}}
+    declared = Declared({r: {"families": {"lib": data}} for r, data in releases.items()})
+    done = apply_declared(packs, {"names": {}, "unsupported": {}}, declared, {"lib": ["5.2"]})
+    assert packs["lib"]["names"]["cuX"]["since"] == "7.0" and done.lowered == [] and done.removed == []
 
 
 @pytest.mark.skipif(not DECLARED.is_file(), reason="no rules/data/declared.toml")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from migrate import targets as amd_targets
 from migrate import toolchain
 from migrate.doctor import parsers
 from migrate.doctor import probe as keys
@@ -140,5 +141,5 @@ def check_targets(p: Probe, targets: Targets) -> tuple[Check, ...]:
             clang = hipconfig_full(p).clang if "hipconfig" in p.tools else None
             by = f"hipcc (HIP {hip_version(p) or '?'}" + (f", {clang})" if clang else ")")
             checks.append(Check(f"target {t}", ERROR, f"{by} cannot compile a one-line kernel for {t}",
-                                f"drop --offload-arch={t}, or install a HIP/ROCm whose clang supports {t}"))
+                                f"drop --offload-arch={t}, or install {amd_targets.needs(t)}"))
     return tuple(checks)

@@ -168,7 +168,7 @@ class Probe:
 
 
 # The targets each toolchain is probed for besides the ones asked about: the current Instinct and Radeon families.
-PROBED_TARGETS = ("gfx908", "gfx90a", "gfx940", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201")
+PROBED_TARGETS = ("gfx908", "gfx90a", "gfx940", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1201", "gfx1250")
 
 
 def _toolchains(found: tuple[toolchain.Toolchain, ...], targets: tuple[str, ...]) -> tuple[ToolchainInfo, ...]:

@@ -27,8 +27,9 @@ STATE = ".hipmigrate"
 HOST = "host"  # the `target` of a unit compiled as host C++ only (a PyTorch extension's binding file)
 # what to do about a library the link could not find, where this machine's toolchains explain it
 LIBRARY_HINTS = {
-    "rccl": "the HIP 6.4 toolchain of scripts/install-toolchain has RCCL's header but not its library (Debian's RCCL "
-            "needs the old HIP runtime); link with ROCm's RCCL (/opt/rocm, --hipcc) or check the compile only",
+    "rccl": "the HIP 6.4 toolchain of scripts/install-toolchain has RCCL's header but not its library (Debian sid's "
+            "RCCL needs the old HIP runtime); its HIP 7.2 toolchain links RCCL 7.2: build with --hip-version 7.2, or "
+            "link with ROCm's RCCL (/opt/rocm, --hipcc), or check the compile only",
 }
 
 
@@ -171,7 +172,7 @@ def check_targets(tc: toolchain.Toolchain, targets: tuple[str, ...]) -> None:
             continue
         others = [t for t in toolchain.discover_all() if t.hipcc != tc.hipcc and toolchain.accepts_target(t.hipcc, target)]
         hint = (f"; {others[0].label} can: pass --hip-version {others[0].short_version}" if others else
-                f"; no installed toolchain can ({toolchain.INSTALL_HINT})")
+                f"; no installed toolchain can: install {amd.needs(target)} ({toolchain.INSTALL_HINT})")
         raise UsageError(f"--offload-arch {target}: {tc.label} ({tc.clang or 'clang unknown'}) cannot compile for it{hint}")
 
 

@@ -4,7 +4,8 @@ Packs record the first HIP release that declares each name; a name already in th
 inspected of its library (the pack's `inspected_from`) is never called too new, since it may be older. When `--hip-version` is older, the older
 equivalent is used where one exists (`__shfl_down_sync(mask, v, d)` becomes `__shfl_down(v, d)` before
 HIP 7.0, where the *_sync functions are on by default: the mask goes, as old HIP shuffles always involve
-every active lane). Otherwise the name is
+every active lane); when that older name is itself newer than the target (`hipblasCaxpy_v2`, hipBLAS 2's spelling
+of what hipBLAS 3 calls `hipblasCaxpy`), the finding is a warning that names both releases. Otherwise the name is
 kept and flagged: the result needs a newer HIP to build. The releases inspected are a few (5.2, 5.7, 6.4):
 for a target between the last one that lacks the name and the first that has it, the message says that the
 target's own headers decide.
@@ -67,6 +68,14 @@ class ApiNewerThanTarget(CppRule):
         Invalid("__device__ __hip_bfloat16 z;", options=OLD,
                 message="__hip_bfloat16 needs HIP 5.7 (target 5.2): build with a newer HIP, pass --hip-version 5.7, "
                         "or use hip_bfloat16"),
+        # hipBLAS 3.0 (ROCm 7.0) dropped `_v2`; the `_v2` spelling itself came with hipBLAS 2 (read at 6.4)
+        Invalid("void f(cublasHandle_t h, const cuComplex* a, cuComplex* y) { cublasCaxpy(h, 1, a, y, 1, y, 1); }",
+                fixed="void f(hipblasHandle_t h, const hipComplex* a, hipComplex* y) "
+                      "{ hipblasCaxpy_v2(h, 1, a, y, 1, y, 1); }",
+                message="hipblasCaxpy needs HIP 7.0 (target 5.2), and hipblasCaxpy_v2, used instead, HIP 6.4: build "
+                        "with a newer HIP or pass --hip-version 6.4", options=OLD),
+        Valid("void f(cublasHandle_t h, const cuComplex* a, cuComplex* y) { cublasCaxpy(h, 1, a, y, 1, y, 1); }",
+              options=(("hip_version", "7.2"),)),
     ]
 
     def check(self, ctx):
@@ -88,6 +97,11 @@ class ApiNewerThanTarget(CppRule):
                               f"between were not inspected, so check that HIP {ctx.target} has it, or pass "
                               f"--hip-version {mapping.since}")
                 yield self.finding(ctx, token.start, token.end, f"{need}: {advice}", family=mapping.family)
+                continue
+            if mapping.older_since and version_tuple(mapping.older_since) > ctx.target_tuple:
+                yield self.finding(ctx, token.start, token.end, f"{need}, and {mapping.older}, used instead, HIP "
+                                   f"{mapping.older_since}: build with a newer HIP or pass --hip-version "
+                                   f"{mapping.older_since}", family=mapping.family)
                 continue
             call = call_of(token)
             if mapping.older_drop_arg < 0 or call is None:

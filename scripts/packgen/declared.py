@@ -195,6 +195,8 @@ def apply_declared(packs: dict[str, dict], sources: dict[str, dict[str, str]], d
                 done.removed.append(f"{fam}: {cuda} -> {row['hip']} (declared by HIP {having}; not by {lacking})")
                 continue
             since = row["since"]
+            if _renamed_at_since(declared, fam, row, counted):
+                continue
 
             def written_for(r: str) -> bool:  # the engine writes the name for target r without a word
                 return version_key(since) <= version_key(r) or version_key(since) <= version_key(floor)
@@ -219,3 +221,16 @@ def apply_declared(packs: dict[str, dict], sources: dict[str, dict[str, str]], d
                     if version_key(r) < version_key(row["since"]) and declared.state(r, fam, row["older"]) == "missing":
                         done.older_missing.append(f"{fam}: {cuda}: older {row['older']} (HIP {r})")
     return done
+
+
+def _renamed_at_since(declared: Declared, fam: str, row: dict, counted: list[str]) -> bool:
+    """A row whose `older` name a counted release below `since` declares and none from `since` on does: the library
+    renamed it at `since` (hipBLAS 3.0's plain names for 2.x's `_v2` ones, which take the same arguments), so the
+    plain name that older releases also declare, with other argument types, must not pull `since` down."""
+    older = row.get("older")
+    if not older:
+        return False
+    below = [r for r in counted if version_key(r) < version_key(row["since"])]
+    above = [r for r in counted if version_key(r) >= version_key(row["since"])]
+    return (bool(above) and any(declared.state(r, fam, older) == "declared" for r in below)
+            and all(declared.state(r, fam, older) == "missing" for r in above))

@@ -67,7 +67,8 @@ WHEELS = {
 HIP_PACKAGES = ["libamdhip64-dev", "libhipblas-dev", "libhipfft-dev", "libhipsparse-dev",
                 "libhiprand-dev", "libhipcub-dev", "libhipsolver-dev", "librccl-dev",
                 "librocrand-dev", "libhipblaslt-dev", "libhipblas-common-dev"]
-DEFAULT_SUITES = ["bookworm", "trixie", "sid"]
+# experimental: ROCm 7.2.4 (HIP, the libraries, RCCL 7.2 and hipify-perl 7.2.4), which the HIP 7.2 root also installs
+DEFAULT_SUITES = ["bookworm", "trixie", "sid", "experimental"]
 # The HIP library packages whose headers must declare a HIP name that the second hipify-perl gives a
 # name of these families (other families: any inspected package).
 FAMILY_PACKAGES = {

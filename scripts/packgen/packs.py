@@ -12,7 +12,7 @@ from .lexer import IDENT_RE
 
 
 BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg"]
+ROW_ORDER = ["hip", "kind", "since", "older", "older_drop_arg", "older_since"]
 HEADER_ROW_ORDER = ["hip", "since", "older"]  # a [headers] row: the HIP header, from HIP `since`, else `older`
 
 
@@ -91,9 +91,14 @@ def load_overrides(path: Path) -> dict:
     for fam, tables in data.items():
         if fam not in FAMILIES:
             raise SystemExit(f"gen_packs: {path}: unknown family [{fam}]")
-        unknown = set(tables) - {"names", "unsupported", "headers", "drop"}
+        unknown = set(tables) - {"names", "unsupported", "headers", "drop", "renamed"}
         if unknown:
             raise SystemExit(f"gen_packs: {path}: [{fam}] has unknown table(s) {sorted(unknown)}")
+        renamed = tables.get("renamed")
+        if renamed is not None and (set(renamed) != {"suffix", "since"} or not renamed["suffix"]
+                                    or not VERSION_RE.match(str(renamed["since"]))):
+            raise SystemExit(f"gen_packs: {path}: [{fam}.renamed] needs suffix (non-empty) and since (like 7.0), "
+                             "nothing else")
     return data
 
 

@@ -202,7 +202,30 @@ def apply_overrides(rows: Rows, overrides: dict, sets: list[HeaderSet], hip: Hip
             sources["names"].pop(key, None)
             sources["headers"].pop(key, None)
             applied += 1
+        applied += _apply_renamed(packs[fam]["names"], sources, tables, ov_notes)
     rows.applied, rows.override_notes = applied, ov_notes
+
+
+def _apply_renamed(names: dict, sources: dict, tables: dict, notes: list[str]) -> int:
+    """[<family>.renamed] suffix, since: the family's HIP library dropped the suffix at `since` (hipBLAS 3.0 in ROCm
+    7.0: `hipblasCaxpy_v2` became `hipblasCaxpy`). Every generated row whose HIP name ends with the suffix gets the
+    plain name from `since` on and keeps the suffixed one as `older`, from the row's own `since` (`older_since`); rows
+    of [names] above are left alone."""
+    renamed = tables.get("renamed")
+    if not renamed:
+        return 0
+    suffix, since = renamed["suffix"], renamed["since"]
+    count = 0
+    for cuda, row in names.items():
+        if sources["names"].get(cuda) == "overrides.toml" or not row["hip"].endswith(suffix) or row.get("older"):
+            continue
+        names[cuda] = {"hip": row["hip"][:-len(suffix)], "kind": row["kind"], "since": since, "older": row["hip"],
+                       "older_since": row["since"]}
+        sources["names"][cuda] = f"overrides.toml: {suffix} dropped in {since}"
+        count += 1
+    notes.append(f"renamed: {count} rows whose HIP name ends with {suffix}: the plain name from {since}, "
+                 f"the {suffix} one before")
+    return count
 
 
 def _older(older: str, known: set[str], oldest_hip: HeaderSet | None) -> str:

@@ -9,7 +9,8 @@ default), and `__HIP_DEVICE_COMPILE__` in the device pass only. Rules HAZ027 and
 target) write `HIPMIGRATE_WAVE_SIZE` where a constant is needed and put `block()` once at the top of the file.
 
 The block gives what 6.4's `__AMDGCN_WAVEFRONT_SIZE` gave: 64 on gfx6-gfx9, 32 on gfx10 and later, and 64 in the host
-pass (6.4 defined 64 there whatever the target). It cannot see `-mwavefrontsize64` (the 7.2 compiler predefines
+pass (6.4 defined 64 there whatever the target), and nothing outside a HIP compile (`__HIP__`: a header that a
+host compiler also reads tests the macro as it tested `__AMDGCN_WAVEFRONT_SIZE`). It cannot see `-mwavefrontsize64` (the 7.2 compiler predefines
 nothing for it; 6.4's hip_runtime.h refused wave64 on RDNA): such a build defines `-DHIPMIGRATE_WAVE_SIZE=64`.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ LEAD = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*.*?\*/)?[ \t]*\r?\n)*"
 
 def block(newline: str = "\n") -> str:
     lines = (
-        f"#ifndef {MACRO}",
+        f"#if !defined({MACRO}) && defined(__HIP__)",
         "// hipmigrate: the wave size as a compile-time constant (HIP 7 has none): 64 on gfx9 (CDNA), 32 on RDNA,",
         "// 64 in the host pass; define it as 64 for RDNA built with -mwavefrontsize64",
         "#if !defined(__HIP_DEVICE_COMPILE__) || defined(__GFX9__) || defined(__GFX8__) || defined(__GFX7__) || "

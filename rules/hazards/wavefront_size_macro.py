@@ -59,6 +59,8 @@ class WavefrontSizeMacro(HazardRule):
         Valid("// __AMDGCN_WAVEFRONT_SIZE was removed\nconst char* s = \"__AMDGCN_WAVEFRONT_SIZE__\";\n"
               "__device__ int f() { return warpSize; }\n", options=V72),
         Valid("#if HIPMIGRATE_WAVE_SIZE == 64\nint wave64;\n#endif\n", options=V72),
+        Valid("// __AMDGCN_WAVEFRONT_SIZE: 64 on gfx942\n#if HIPMIGRATE_WAVE_SIZE == 64\nint wave64;\n#endif\n",
+              options=V64),
     ]
 
     def check(self, ctx):

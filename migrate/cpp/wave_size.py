@@ -10,8 +10,9 @@ target) write `HIPMIGRATE_WAVE_SIZE` where a constant is needed and put `block()
 
 The block gives what 6.4's `__AMDGCN_WAVEFRONT_SIZE` gave: 64 on gfx6-gfx9, 32 on gfx10 and later, and 64 in the host
 pass (6.4 defined 64 there whatever the target), and nothing outside a HIP compile (`__HIP__`: a header that a
-host compiler also reads tests the macro as it tested `__AMDGCN_WAVEFRONT_SIZE`). It cannot see `-mwavefrontsize64` (the 7.2 compiler predefines
-nothing for it; 6.4's hip_runtime.h refused wave64 on RDNA): such a build defines `-DHIPMIGRATE_WAVE_SIZE=64`.
+host compiler also reads tests the macro as it tested `__AMDGCN_WAVEFRONT_SIZE`). It cannot see `-mwavefrontsize64`
+(the 7.2 compiler predefines nothing for it; 6.4's hip_runtime.h refused wave64 on RDNA): such a build defines
+`-DHIPMIGRATE_WAVE_SIZE=64`.
 """
 from __future__ import annotations
 

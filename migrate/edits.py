@@ -25,13 +25,16 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
     """Apply the fix of each finding (in order of position); a fix that overlaps one already taken is
-    left out whole and reported back as a conflict, with the finding whose fix it overlapped."""
+    left out whole and reported back as a conflict, with the finding whose fix it overlapped. An insertion that
+    another fix already made, the same text at the same place, is made once: fixes that each need one block (a
+    definition a file needs before its first use) all carry it and stay whole on their own."""
     accepted: list[tuple[int, int, int, Edit]] = []  # (start, is-replacement, order, edit), kept sorted
     owner: list[Finding] = []  # by order: the finding each accepted edit belongs to
+    inserted: set[tuple[int, str]] = set()  # (place, text) of each accepted insertion
     applied, conflicts, overlapped = [], [], []
     ordered = sorted((f for f in findings if f.fix), key=lambda f: min(e.start for e in f.fix.edits))
     for finding in ordered:
-        edits = finding.fix.edits
+        edits = tuple(e for e in finding.fix.edits if e.start != e.end or (e.start, e.text) not in inserted)
         clash = next((c for c in (_clashes(accepted, e) for e in edits) if c is not None), None)
         if clash is None and _overlapping(edits):  # its own edits overlap (a call rewritten inside another)
             conflicts.append(finding)
@@ -44,6 +47,8 @@ def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
         for e in edits:
             bisect.insort(accepted, (e.start, e.end > e.start, len(accepted), e))
             owner.append(finding)
+            if e.start == e.end:
+                inserted.add((e.start, e.text))
         applied.append(finding)
     edits = [t[3] for t in accepted]
     return Applied(splice(data, edits), tuple(edits), tuple(applied), tuple(conflicts), tuple(overlapped))

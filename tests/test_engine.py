@@ -49,6 +49,17 @@ def test_overlapping_fixes_keep_the_first_and_report_the_other():
     assert [f.fix.edits[0].text for f in applied.conflicts] == ["Y"]
 
 
+def test_an_insertion_that_several_fixes_carry_is_made_once():
+    """Fixes that each need one block before their first use all carry it (HAZ027, HAZ028: HIPMIGRATE_WAVE_SIZE):
+    the block is inserted once, and each fix stays whole on its own."""
+    def carrying(start, end, text):
+        return Finding("T001", RuleKind.CPP, Severity.INFO, "m", Span("f", start, end, 1, start + 1),
+                       Fix("t", (Edit(0, 0, "B;"), Edit(start, end, text)), Applicability.SAFE))
+    applied = apply_fixes(b"a b c", [carrying(0, 1, "x"), carrying(4, 5, "z"), carrying(2, 3, "y")])
+    assert applied.data == b"B;x y z"
+    assert len(applied.applied) == 3 and applied.conflicts == ()
+
+
 def test_insertions_at_a_replacement_start_go_first():
     assert splice(b"abc", [Edit(1, 1, "<"), Edit(1, 2, "B")]) == b"a<Bc"
     with pytest.raises(ValueError):

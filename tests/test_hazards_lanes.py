@@ -2,6 +2,7 @@
 every hazard finding checked by code and line, and the exact text after --unsafe-fixes."""
 import pytest
 
+from migrate.cpp import wave_size
 from migrate.cpp_engine import translate
 from migrate.model import Applicability
 from migrate.options import Options
@@ -54,10 +55,12 @@ void launch(const float* in, float* out, int n, int blocks) {
 }
 """
 
-WARP_REDUCTION_UNSAFE = """\
+# WARP_SIZE sizes shared memory, where HIP 7's warpSize (no constant) cannot: it becomes the per-target constant
+# whose block goes at the top of the file (migrate/cpp/wave_size.py)
+WARP_REDUCTION_UNSAFE = wave_size.block() + """\
 #include <hip/hip_runtime.h>
 
-#define WARP_SIZE warpSize
+#define WARP_SIZE HIPMIGRATE_WAVE_SIZE
 
 __inline__ __device__ float warpReduceSum(float val) {
     for (int offset = warpSize / 2; offset > 0; offset /= 2)

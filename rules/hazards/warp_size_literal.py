@@ -14,10 +14,16 @@ The fixes (to `warpSize`, `& (warpSize - 1)`, `/ warpSize`, `warpSize / 2`, `war
 warpSize is not a compile-time constant in recent HIP, so shared-memory sizes and templates built on the
 old constant need a per-architecture value, and 64-lane reductions may need their shared buffers resized.
 Constants declared `constexpr` or outside a function are flagged without a fix for that reason.
+
+From HIP 7.0 (the target release), `warpSize` is no constant expression at all (HAZ027): a `WARP_SIZE`-like macro or
+constant that the file uses where a constant is needed (an array bound, a template argument, `static_assert`, ...)
+and a `constexpr` or namespace-scope one are defined as `HIPMIGRATE_WAVE_SIZE` instead, a per-target compile-time
+wave size that a block at the top of the file defines once (migrate/cpp/wave_size.py); `warpSize` would not compile
+there.
 """
 import re
 
-from migrate.cpp import parse
+from migrate.cpp import parse, wave_size
 from migrate.cpp.lanes import in_bitset_idiom
 from migrate.cpp.macro_bodies import lanes, macros, trees
 from migrate.cpp.nodes import arguments, callee, int_value, matches, strip_span, text
@@ -43,6 +49,8 @@ CONSTANTS = parse.query("""
 (declaration declarator: (init_declarator declarator: (identifier) @name value: (number_literal) @value)) @decl
 """)
 SHUFFLE = re.compile(rb"\b__shfl\w*")
+WARP_ARRAY = ("#define WARP_SIZE 32\n__global__ void k(float* o) {\n  __shared__ float partial[WARP_SIZE];\n"
+              "  partial[threadIdx.x % WARP_SIZE] = 1;\n  o[0] = partial[0];\n}\n")
 
 
 def warp_message(what: str) -> str:
@@ -78,7 +86,22 @@ class WarpSizeLiteral(HazardRule):
                         "warpSize (a run-time value in recent HIP: arrays sized with it need a per-architecture "
                         "constant)"),
         Invalid("#define C10_WARP_SIZE 32\n", fixed="#define C10_WARP_SIZE warpSize\n", options=UNSAFE),
-        Invalid("constexpr int kWarpSize = 32;\n",
+        # from HIP 7.0 warpSize is no constant: a macro or constant used where one is needed gets a per-target one
+        Invalid(WARP_ARRAY, fixed=wave_size.block() + WARP_ARRAY.replace("WARP_SIZE 32", "WARP_SIZE HIPMIGRATE_WAVE_SIZE"),
+                options=(("hip_version", "7.2"), ("unsafe_fixes", True)), line=1,
+                message="WARP_SIZE defined as 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize "
+                        "(used as a __shared__ array bound at line 3, where warpSize is no constant from HIP 7.0); write "
+                        "HIPMIGRATE_WAVE_SIZE, a per-target constant"),
+        Invalid(WARP_ARRAY, fixed=WARP_ARRAY.replace("WARP_SIZE 32", "WARP_SIZE warpSize"),
+                options=(("hip_version", "6.4"), ("unsafe_fixes", True))),  # a constant in 6.4
+        Invalid("constexpr int kWarpSize = 32;\n", fixed=wave_size.block() + "constexpr int kWarpSize = "
+                "HIPMIGRATE_WAVE_SIZE;\n", options=(("hip_version", "7.2"), ("unsafe_fixes", True))),
+        Invalid("__global__ void k(float* o) {\n  const int warp_size = 32;\n  __shared__ float s[warp_size];\n"
+                "  o[threadIdx.x % warp_size] = s[0];\n}\n",
+                fixed=wave_size.block() + "__global__ void k(float* o) {\n  const int warp_size = HIPMIGRATE_WAVE_SIZE;\n"
+                      "  __shared__ float s[warp_size];\n  o[threadIdx.x % warp_size] = s[0];\n}\n",
+                options=(("hip_version", "7.2"), ("unsafe_fixes", True)), line=2),
+        Invalid("constexpr int kWarpSize = 32;\n", options=(("hip_version", "6.4"),),
                 message="kWarpSize = 32 assumes a 32-lane warp: AMD CDNA wavefronts have 64 lanes; use warpSize "
                         "(a run-time value in recent HIP: a compile-time constant needs a per-architecture value)"),
         Invalid("__device__ int f(int* o) { const int warp_size = 32; return o[0] % warp_size; }",
@@ -212,6 +235,13 @@ class WarpSizeLiteral(HazardRule):
                 continue
             start, end = strip_span(value)
             name = value.parent.child_by_field_name("name")
+            constant = self._constant_use(ctx, macro.name)
+            if constant is not None:
+                yield self.finding(ctx, name.start_byte, end, warp_message(f"{macro.name} defined as 32") +
+                                   f" ({constant}); write {wave_size.MACRO}, a per-target constant",
+                                   edits=[*wave_size.block_edits(ctx), Edit(start, end, wave_size.MACRO)],
+                                   title=f"Define it as {wave_size.MACRO}")
+                continue
             yield self.finding(ctx, name.start_byte, end, warp_message(f"{macro.name} defined as 32") +
                                " (a run-time value in recent HIP: arrays sized with it need a per-architecture "
                                "constant)", edits=[Edit(start, end, "warpSize")], title="Define it as warpSize")
@@ -223,12 +253,31 @@ class WarpSizeLiteral(HazardRule):
                 continue
             compile_time = b"constexpr" in decl.text.split(b"=")[0] or lanes(ctx).function_of(decl) is None
             message = warp_message(f"{text(name)} = 32")
-            if compile_time:
+            constant = "a compile-time constant, which warpSize is not from HIP 7.0" if compile_time else self._constant_use(ctx, text(name))
+            if constant is not None and ctx.target_tuple >= wave_size.CONSTANT_UNTIL:
+                yield self.finding(ctx, name.start_byte, value.end_byte, message + f" ({constant}); write "
+                                   f"{wave_size.MACRO}, a per-target constant",
+                                   edits=[*wave_size.block_edits(ctx), Edit(value.start_byte, value.end_byte,
+                                                                            wave_size.MACRO)],
+                                   title=f"Use {wave_size.MACRO}")
+            elif compile_time:
                 yield self.finding(ctx, name.start_byte, value.end_byte, message + " (a run-time value in recent "
                                    "HIP: a compile-time constant needs a per-architecture value)")
             else:
                 yield self.finding(ctx, name.start_byte, value.end_byte, message,
                                    edits=[Edit(value.start_byte, value.end_byte, "warpSize")], title="Use warpSize")
+
+    @staticmethod
+    def _constant_use(ctx, name: str) -> str | None:
+        """From HIP 7.0, where `name` is used as a constant (warpSize is none there): what that use is, else None."""
+        if ctx.target_tuple < wave_size.CONSTANT_UNTIL:
+            return None
+        use = wave_size.used_as_constant(ctx, name)
+        if use is None:
+            return None
+        token, what = use
+        return f"used as a {what} at line {ctx.span(token.start, token.end).line}, where warpSize is no constant " \
+               "from HIP 7.0"
 
     def _shuffles(self, ctx, tree):
         base = tree.base

@@ -30,10 +30,13 @@ from benchmarks.realcode_compile import Job, compile_all, hip_job, hipcc, nvcc_j
 from benchmarks.realcode_fetch import extract, missing_blobs  # noqa: E402
 from benchmarks.realcode_includes import closure  # noqa: E402
 from benchmarks.realcode_manifest import MANIFEST, Project, load, units_in  # noqa: E402
+from benchmarks.realcode_perl import hipify  # noqa: E402
 from benchmarks.realcode_predict import blockers_of, load_report, predict  # noqa: E402
 from benchmarks.realcode_summary import UnitResult, as_json, render  # noqa: E402
 
-ENGINE_FLAG = {"hipmigrate": "builtin", "hipify-perl": "hipify-perl"}
+# the migrations: this checkout's hipmigrate with its built-in engine, hipify-perl as its users run it
+# (benchmarks/realcode_perl.py), and hipmigrate's own --engine hipify-perl (slow: opt-in)
+ENGINE_FLAG = {"hipmigrate": "builtin", "hipify-perl": None, "hipmigrate-perl": "hipify-perl"}
 
 
 def log(message: str) -> None:
@@ -58,16 +61,23 @@ def migrate(project: Project, src: Path, cache: Path, engine: str, version: str,
     the last run's migration, where it finished)."""
     out = cache / project.name / f"{engine}-{version}"
     report_file = cache / project.name / f"{engine}-{version}.json"
-    if keep and out.is_dir() and load_report(report_file):
+    if keep and out.is_dir() and (ENGINE_FLAG[engine] is None or load_report(report_file)):
         log(f"{project.name}: {engine} for HIP {version}: the last migration kept")
         return out, load_report(report_file)
+    exclude = project.exclude + ((f"*{project.port[1]}",) if project.port else ())
+    start = time.monotonic()
+    if ENGINE_FLAG[engine] is None:
+        status, errors = hipify(src, out, exclude, jobs)
+        log(f"{project.name}: {engine}: exit {status} in {time.monotonic() - start:.0f} s")
+        if errors:
+            log(errors)
+        return out, {}
     if out.exists():
         shutil.rmtree(out)
     argv = [sys.executable, "-m", "migrate", "run", str(src), "--out", str(out), "--hip-version", migrate_for(version),
             "--engine", ENGINE_FLAG[engine], "--output-format", "json", "--no-progress", "-j", str(jobs)]
-    for pattern in project.exclude + ((f"*{project.port[1]}",) if project.port else ()):
+    for pattern in exclude:
         argv += ["--exclude", pattern]
-    start = time.monotonic()
     with report_file.open("w", encoding="utf-8") as sink:
         done = subprocess.run(argv, cwd=ROOT, stdout=sink, stderr=subprocess.PIPE, text=True)
     log(f"{project.name}: {engine} for HIP {migrate_for(version)}: exit {done.returncode} in {time.monotonic() - start:.0f} s")
@@ -83,11 +93,17 @@ def port_include(project: Project, unit: str) -> list[str]:
     return [d.rstrip("/") for d in dict.fromkeys([*turned, *project.include, str(Path(unit).parent)])]
 
 
-def jobs_for(project: Project, src: Path, units: list[str], trees: dict, versions: list[str]) -> list[Job]:
+def jobs_for(project: Project, src: Path, units: list[str], trees: dict, versions: list[str],
+             baselines_all: bool = False) -> list[Job]:
+    """nvcc for the original; per toolchain, hipcc for hipmigrate's output, and for the baselines (hipify-perl, the
+    human port) with the first toolchain only unless `baselines_all`."""
     jobs = [nvcc_job(u, src, project.include, project.defines, project.nvcc) for u in units]
     for version in versions:
+        baseline = baselines_all or version == versions[0]
         for u in units:
             for engine in ENGINE_FLAG:
+                if engine != "hipmigrate" and not baseline:
+                    continue
                 tree = trees.get((engine, version))
                 if tree and (tree / u).is_file():
                     # what --exclude left out is found in the original tree, after the migrated folders
@@ -95,7 +111,7 @@ def jobs_for(project: Project, src: Path, units: list[str], trees: dict, version
                         else project.include
                     jobs.append(hip_job(engine, version, u, tree, u, include, project.defines))
             ported = project.port_path(u)
-            if ported and (src / ported).is_file():
+            if baseline and ported and (src / ported).is_file():
                 jobs.append(hip_job("port", version, u, src, ported, port_include(project, u), project.defines))
     return jobs
 
@@ -111,10 +127,15 @@ def run_project(project: Project, args, versions: list[str]) -> list[UnitResult]
     trees, reports = {}, {}
     for version in versions:
         for engine in args.engines:
+            if engine == "hipify-perl" and version != versions[0]:
+                # hipify-perl's translation knows no HIP release: migrated once
+                trees[(engine, version)] = trees[(engine, versions[0])]
+                reports[(engine, version)] = reports[(engine, versions[0])]
+                continue
             trees[(engine, version)], reports[(engine, version)] = migrate(project, src, args.cache, engine,
                                                                           version, args.jobs,
                                                                           args.keep_migrations)
-    jobs = jobs_for(project, src, units, trees, versions)
+    jobs = jobs_for(project, src, units, trees, versions, args.baselines_all)
     done = [0]
 
     def progress(job, outcome):
@@ -173,9 +194,11 @@ def main(argv=None) -> int:
     ap.add_argument("--manifest", type=Path, default=MANIFEST)
     ap.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
     ap.add_argument("--hip", default="6.4,7.2", help="HIP toolchains, comma-separated (absent ones left out)")
-    ap.add_argument("--engines", default="hipmigrate,hipify-perl", help="migrations: hipmigrate, hipify-perl")
+    ap.add_argument("--engines", default="hipmigrate,hipify-perl", help="migrations: hipmigrate, hipify-perl, hipmigrate-perl")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="compiles at a time")
     ap.add_argument("--limit", type=int, default=0, help="only the first N units of each project (a quick look)")
+    ap.add_argument("--baselines-all", action="store_true",
+                    help="compile hipify-perl's output and the human port with every toolchain, not the first only")
     ap.add_argument("--keep-migrations", action="store_true", help="reuse the last run's migrations")
     ap.add_argument("--no-compile-cache", action="store_true", help="compile everything again")
     ap.add_argument("--json", type=Path, help="write the tables and every unit's outcome here")

@@ -14,7 +14,7 @@ from benchmarks.realcode_classify import environment
 from benchmarks.realcode_compile import Outcome
 from benchmarks.realcode_predict import Prediction
 
-ENGINES = ("hipmigrate", "hipify-perl")
+ENGINES = ("hipmigrate", "hipify-perl", "hipmigrate-perl")
 
 
 @dataclass

@@ -5,6 +5,7 @@ import pytest
 from benchmarks.realcode_classify import classify, environment
 from benchmarks.realcode_compile import first_error
 from benchmarks.realcode_manifest import ManifestError, glob_regex, load, project_of
+from benchmarks.realcode_perl import excluded
 from benchmarks.realcode_predict import blockers_of, predict
 
 
@@ -117,3 +118,16 @@ def test_prediction_reads_blockers_as_the_text_report_does():
     p = predict(found, ["b.cu", "h.cuh"], "b.cu", 2)
     assert (p.blocker, p.error, p.near, p.codes) == (True, False, False, ("CPP006",))
     assert not predict(found, ["b.cu"]).blocker
+
+
+@pytest.mark.parametrize("rel, patterns, out", [
+    ("Common/GL/glew.h", ["Common/GL/"], True),
+    ("Common/helper_cuda.h", ["Common/GL/"], False),
+    ("src/adam-hip/main.cu", ["*-hip/"], True),
+    ("src/adam-cuda/main.cu", ["*-hip/"], False),
+    ("a/b/data/x.bin", ["data/"], True),
+    ("a/data", ["data/"], False),  # a file named like the folder
+    ("x/y.ppm", ["*.ppm"], True),
+])
+def test_excluded(rel, patterns, out):
+    assert excluded(rel, patterns) is out

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 MANIFEST = Path(__file__).with_name("realcode.toml")
 REQUIRED = ("name", "repo", "commit", "units", "why")
-KNOWN = {*REQUIRED, "paths", "exclude", "include", "defines", "nvcc", "port"}
+KNOWN = {*REQUIRED, "paths", "exclude", "include", "defines", "nvcc", "port", "make_variable"}
 COMMIT = re.compile(r"[0-9a-f]{40}")
 REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -36,6 +36,8 @@ class Project:
     defines: tuple[str, ...] = ()
     nvcc: tuple[str, ...] = ()
     port: tuple[str, str] | None = None
+    make_variable: str | None = None  # a unit is kept only where its folder's Makefile names it in this variable
+    #                                   (`source = main.cu kernels.cu`), so that files it #includes are not units
 
     @property
     def mirror_name(self) -> str:
@@ -77,7 +79,8 @@ def project_of(raw: dict) -> Project:
                    units=_strings(raw, "units", name), paths=_strings(raw, "paths", name),
                    exclude=_strings(raw, "exclude", name),
                    include=_strings(raw, "include", name), defines=_strings(raw, "defines", name),
-                   nvcc=_strings(raw, "nvcc", name), port=tuple(port) if port else None)
+                   nvcc=_strings(raw, "nvcc", name), port=tuple(port) if port else None,
+                   make_variable=raw.get("make_variable"))
 
 
 def load(path: Path = MANIFEST) -> list[Project]:
@@ -120,4 +123,17 @@ def units_in(project: Project, root: Path) -> list[str]:
             rel = PurePosixPath(path.relative_to(root)).as_posix()
             if any(p.fullmatch(rel) for p in patterns):
                 found.append(rel)
+    if project.make_variable:
+        found = [rel for rel in found if _named_by_make(root, rel, project.make_variable)]
     return sorted(found)
+
+
+def _named_by_make(root: Path, rel: str, variable: str) -> bool:
+    """Whether the Makefile beside a unit names it in `variable` (true where there is no such Makefile line)."""
+    makefile = (root / rel).parent / "Makefile"
+    try:
+        text = makefile.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    lines = re.findall(rf"^\s*{re.escape(variable)}\s*[:+]?=(.*)$", text, re.MULTILINE)
+    return not lines or any(PurePosixPath(rel).name in line.split() for line in lines)

@@ -4,7 +4,7 @@ import pytest
 
 from benchmarks.realcode_classify import classify, environment
 from benchmarks.realcode_compile import first_error
-from benchmarks.realcode_manifest import ManifestError, glob_regex, load, project_of
+from benchmarks.realcode_manifest import ManifestError, glob_regex, load, project_of, units_in
 from benchmarks.realcode_perl import excluded
 from benchmarks.realcode_predict import blockers_of, predict
 
@@ -131,3 +131,15 @@ def test_prediction_reads_blockers_as_the_text_report_does():
 ])
 def test_excluded(rel, patterns, out):
     assert excluded(rel, patterns) is out
+
+
+def test_units_named_by_the_makefile(tmp_path):
+    (tmp_path / "a-cuda").mkdir()
+    for name in ("main.cu", "utils.cu", "kernels.cu"):
+        (tmp_path / "a-cuda" / name).write_text("")
+    (tmp_path / "a-cuda" / "Makefile").write_text("CC = nvcc\nsource = main.cu kernels.cu\nobj = $(source:.cu=.o)\n")
+    (tmp_path / "b-cuda").mkdir()
+    (tmp_path / "b-cuda" / "x.cu").write_text("")
+    p = project_of({"name": "h", "repo": "a/b", "commit": "0" * 40, "units": ["*-cuda/*.cu"], "why": "w",
+                    "make_variable": "source"})
+    assert units_in(p, tmp_path) == ["a-cuda/kernels.cu", "a-cuda/main.cu", "b-cuda/x.cu"]

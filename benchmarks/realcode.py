@@ -149,7 +149,8 @@ def run_project(project: Project, args, versions: list[str]) -> list[UnitResult]
         r = results[job.unit]
         r.outcomes[job.variant] = outcome
         if not outcome.ok:
-            r.causes[job.variant] = classify(outcome.error, source_line(Path(job.root), outcome))
+            r.causes[job.variant] = classify(outcome.error, source_line(Path(job.root), outcome),
+                                             outcome.error_file)
     for version in versions:
         key, variant = ("hipmigrate", version), f"hipmigrate@{version}"
         if key not in trees:

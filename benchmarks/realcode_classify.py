@@ -50,7 +50,8 @@ TABLE: list[tuple[re.Pattern, str]] = [(re.compile(p), c) for p, c in [
     (r"^\"(?P<text>.*)\"$", "#error: {text}"),
     # inline assembly
     (r"^invalid (?:output|input) constraint '(?P<text>[^']+)' in asm", "inline asm: invalid constraint '{text}'"),
-    (r"^(?:unknown|invalid) (?:instruction|directive|token|operand)", "inline asm: not AMD assembly"),
+    (r"^(?:invalid instruction|unknown directive|invalid operand for instruction|unknown token in expression|"
+     r"instruction not supported|invalid register)", "inline asm: not AMD assembly"),
     (r"^(?:couldn't allocate|unsupported) .*(?:asm|register)", "inline asm: register"),
     # names
     (r"^use of undeclared identifier '(?P<name>[^']+)'", "undeclared identifier {name}"),
@@ -82,7 +83,7 @@ TABLE: list[tuple[re.Pattern, str]] = [(re.compile(p), c) for p, c in [
     (r"^no viable conversion from '(?P<from>[^']+)' to '(?P<to>[^']+)'", "conversion {from} -> {to}"),
     (r"^(?:assigning to|cannot convert) '(?P<to>[^']+)' from (?:incompatible type )?'(?P<from>[^']+)'",
      "conversion {from} -> {to}"),
-    (r"^invalid operands to binary expression \('(?P<from>[^']+)' and '(?P<to>[^']+)'\)",
+    (r"^invalid operands to binary expression \('(?P<from>[^']+)'(?: \(aka '[^']*'\))? and '(?P<to>[^']+)'",
      "invalid operands {from}, {to}"),
     (r"^no viable overloaded '(?P<name>[^']+)'", "no viable operator {name}"),
     (r"^(?:too (?:few|many)) arguments to function call", "wrong number of arguments"),
@@ -91,8 +92,12 @@ TABLE: list[tuple[re.Pattern, str]] = [(re.compile(p), c) for p, c in [
     (r"^static_assert failed", "static assertion"),
     (r"^(?:variable|array) .*(?:not a constant|non-constant|variable length)", "not a constant expression"),
     (r"^(?:constexpr variable|in-class initializer|expression) .*constant expression", "not a constant expression"),
+    (r"^reference to __global__ function '(?P<name>[^']+)' in __(?:device|global)__ function",
+     "dynamic parallelism: a kernel launched from device code"),
     (r"^reference to __(?:device|host)__ function '(?P<name>[^']+)' in __(?:host|device|global)__",
      "host/device: {name}"),
+    (r"^(?:variable|field) has incomplete type '(?P<name>[^']+)'", "incomplete type {name}"),
+    (r"^use of overloaded operator '(?P<text>[^']+)' is ambiguous", "ambiguous operator {text}"),
     (r"^no matching (?:function|member)", "no matching function"),
     # syntax
     (r"^expected (?P<text>.+)", "syntax: expected {text}"),
@@ -117,12 +122,15 @@ def _clean(groups: dict) -> dict:
     return out
 
 
-def classify(message: str | None, source_line: str | None = None) -> str:
+def classify(message: str | None, source_line: str | None = None, where: str | None = None) -> str:
     """The cause of a failure whose first error reads `message` (None: the compiler said nothing usable);
-    `source_line`, the line the error points at where known, tells an `#error` (whose message is its bare text)."""
+    `source_line`, the line the error points at where known, tells an `#error` (whose message is its bare text);
+    `where`, the file the error names: clang's `<inline asm>` is the assembler's."""
     if not message:
         return "no error message"
     text = message.strip()
+    if where == "<inline asm>":
+        return "inline asm: not AMD assembly"
     if source_line is not None and re.match(r"\s*#\s*error\b", source_line):
         return "#error: " + re.sub(r"\s+", " ", text).strip().strip('"')[:80]
     for regex, cause in TABLE:

@@ -30,6 +30,13 @@ from benchmarks.realcode_predict import blockers_of, predict
      "unavailable: tex2D"),
     ('"GLM requires CUDA 7.0 or higher"', "#error: GLM requires CUDA 7.0 or higher"),
     ("expected ';' after expression", "syntax: expected ';' after expression"),
+    ("invalid operands to binary expression ('hipTextureObject_t' (aka '__hip_texture *') and 'unsigned int')",
+     "invalid operands hipTextureObject_t, unsigned int"),
+    ("invalid instruction", "inline asm: not AMD assembly"),
+    ("reference to __global__ function 'cdp_kernel' in __global__ function",
+     "dynamic parallelism: a kernel launched from device code"),
+    ("variable has incomplete type 'void'", "incomplete type void"),
+    ("use of overloaded operator '/' is ambiguous (with operand types 'float2' and 'int')", "ambiguous operator /"),
     ("something 'odd' at 42 places", "other: something '_' at N places"),
     (None, "no error message"),
 ])
@@ -40,6 +47,10 @@ def test_causes(message, cause):
 def test_error_directive_named_from_its_line():
     assert classify("needs CUDA 11", "#  error needs CUDA 11\n") == "#error: needs CUDA 11"
     assert classify("needs CUDA 11", "int x;\n") == "other: needs CUDA N"
+
+
+def test_assembler_errors_by_their_place():
+    assert classify("unexpected token at start of statement", None, "<inline asm>") == "inline asm: not AMD assembly"
 
 
 def test_environment_headers():

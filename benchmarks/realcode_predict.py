@@ -49,6 +49,7 @@ class Prediction:
     blocker: bool  # a blocker (the text report's sense) in the unit or a header it includes
     error: bool  # a finding of severity error (the JSON's sense) there
     near: bool  # a blocker in the failing file within NEAR lines of the failing line
+    in_file: bool  # a blocker anywhere in the failing file
     codes: tuple[str, ...]  # the blockers' codes, sorted, each once
 
 
@@ -56,9 +57,10 @@ def predict(blockers: dict[str, list[Blocker]], files: list[str], error_file: st
             error_line: int | None = None) -> Prediction:
     """What the report said about a unit whose include closure is `files` (and which failed at the given place)."""
     found = [b for rel in files for b in blockers.get(rel, [])]
-    near = False
-    if error_file and error_line:
-        rel = os.path.normpath(error_file).replace(os.sep, "/")
-        near = any(abs(b.line - error_line) <= NEAR for b in blockers.get(rel, []))
-    return Prediction(bool(found), any(b.severity == "error" for b in found), near,
+    near = in_file = False
+    if error_file:
+        here = blockers.get(os.path.normpath(error_file).replace(os.sep, "/"), [])
+        in_file = bool(here)
+        near = bool(error_line) and any(abs(b.line - error_line) <= NEAR for b in here)
+    return Prediction(bool(found), any(b.severity == "error" for b in found), near, in_file,
                       tuple(sorted({b.code for b in found})))

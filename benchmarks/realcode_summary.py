@@ -73,6 +73,7 @@ def prediction_counts(units: list[UnitResult], variant: str) -> dict:
         "failures": len(failed),
         "predicted": sum(1 for p in pred if p and p.blocker),
         "predicted_near": sum(1 for p in pred if p and p.near),
+        "predicted_in_file": sum(1 for p in pred if p and p.in_file),
         "predicted_error": sum(1 for p in pred if p and p.error),
         "compiling": len(compiled),
         "compiling_with_blocker": sum(1 for p in comp if p and p.blocker),
@@ -113,13 +114,13 @@ def _fmt(row: dict) -> list[str]:
             ratio(row["hipmigrate_ok"], hp or 0) if hp is not None else "-",
             ratio(row["hipmigrate_ok_where_port"], row["port_ok"]) if row["port_units"] else "-",
             str(row["environment"]), f"{row['predicted']}/{row['failures']}",
-            f"{row['predicted_near']}/{row['failures']}",
+            f"{row['predicted_in_file']}/{row['failures']}", f"{row['predicted_near']}/{row['failures']}",
             f"{row['compiling_with_blocker']}/{row['compiling']}"]
 
 
 HEAD = ["project", "HIP", "units", "nvcc ok", "hipmigrate ok", "hipify-perl ok", "human port ok",
         "hipmigrate/nvcc", "hipmigrate/hipify-perl", "hipmigrate/port", "env", "failures predicted",
-        "predicted near line", "compiling with a blocker"]
+        "predicted in the failing file", "predicted near the line", "compiling with a blocker"]
 
 
 def markdown(head: list[str], rows: list[list[str]]) -> str:

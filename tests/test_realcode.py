@@ -125,9 +125,11 @@ def test_prediction_reads_blockers_as_the_text_report_does():
     found = blockers_of(report)
     assert sorted(found) == ["a.cu", "h.cuh"]
     p = predict(found, ["a.cu"], "a.cu", 15)
-    assert (p.blocker, p.error, p.near, p.codes) == (True, True, True, ("HAZ005",))
+    assert (p.blocker, p.error, p.near, p.in_file, p.codes) == (True, True, True, True, ("HAZ005",))
+    p = predict(found, ["a.cu"], "./a.cu", 40)
+    assert (p.near, p.in_file) == (False, True)
     p = predict(found, ["b.cu", "h.cuh"], "b.cu", 2)
-    assert (p.blocker, p.error, p.near, p.codes) == (True, False, False, ("CPP006",))
+    assert (p.blocker, p.error, p.near, p.in_file, p.codes) == (True, False, False, False, ("CPP006",))
     assert not predict(found, ["b.cu"]).blocker
 
 

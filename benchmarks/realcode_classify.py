@@ -62,6 +62,7 @@ TABLE: list[tuple[re.Pattern, str]] = [(re.compile(p), c) for p, c in [
     (r"^no member named '(?P<name>[^']+)' in '(?P<scope>[^']+)'", "no member {name} in {scope}"),
     (r"^no template named '(?P<name>[^']+)'", "no template {name}"),
     (r"^use of undeclared '(?P<name>[^']+)'", "undeclared identifier {name}"),
+    (r"^'[^']+' is unavailable: The image/texture API", "textures: no image API on the target"),
     (r"^'(?P<name>[^']+)' is unavailable", "unavailable: {name}"),
     (r"^(?:call to )?(?:deleted|unavailable) function '(?P<name>[^']+)'", "unavailable: {name}"),
     # overloads and redefinitions
@@ -94,6 +95,7 @@ TABLE: list[tuple[re.Pattern, str]] = [(re.compile(p), c) for p, c in [
     (r"^(?:constexpr variable|in-class initializer|expression) .*constant expression", "not a constant expression"),
     (r"^reference to __global__ function '(?P<name>[^']+)' in __(?:device|global)__ function",
      "dynamic parallelism: a kernel launched from device code"),
+    (r"^device-side kernel call/launch is not supported", "dynamic parallelism: a kernel launched from device code"),
     (r"^reference to __(?:device|host)__ function '(?P<name>[^']+)' in __(?:host|device|global)__",
      "host/device: {name}"),
     (r"^(?:variable|field) has incomplete type '(?P<name>[^']+)'", "incomplete type {name}"),
@@ -113,6 +115,8 @@ def _clean(groups: dict) -> dict:
             continue
         if key == "header":
             out[key] = _header(value)
+            if out[key].startswith(("cuda/", "nv/")):  # libcu++: one class, whichever of its headers
+                out[key] = "cuda/* (libcu++)"
         elif key in ("from", "to", "scope"):
             out[key] = _type(value)
         elif key == "text":

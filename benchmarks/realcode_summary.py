@@ -128,7 +128,7 @@ def markdown(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join([*lines, *("| " + " | ".join(r) + " |" for r in rows)])
 
 
-def render(results: list[UnitResult], versions: list[str], top: int = 15) -> str:
+def render(results: list[UnitResult], versions: list[str], top: int = 20) -> str:
     rows = project_rows(results, versions)
     table = [_fmt(r) for r in rows] + [_fmt(total_row(rows, v)) for v in versions]
     parts = ["## Per project", markdown(HEAD, table)]

@@ -10,8 +10,10 @@ from benchmarks.realcode_predict import blockers_of, predict
 
 
 @pytest.mark.parametrize("message, cause", [
-    ("'cuda/barrier' file not found", "file not found: cuda/barrier"),
-    ('cannot open source file "cuda/std/atomic"', "file not found: cuda/std/atomic"),
+    ("'cuda/barrier' file not found", "file not found: cuda/* (libcu++)"),
+    ('cannot open source file "cuda/std/atomic"', "file not found: cuda/* (libcu++)"),
+    ("'mma.h' file not found", "file not found: mma.h"),
+    ("device-side kernel call/launch is not supported", "dynamic parallelism: a kernel launched from device code"),
     ("use of undeclared identifier '__fadd_rd'", "undeclared identifier __fadd_rd"),
     ('identifier "__fadd_rd" is undefined', "undeclared identifier __fadd_rd"),
     ("use of undeclared identifier 'std::isfinite'", "undeclared identifier std::isfinite"),
@@ -27,7 +29,8 @@ from benchmarks.realcode_predict import blockers_of, predict
     ("array subscript is not an integer", "array subscript is not an integer"),
     ("cannot initialize a parameter of type 'void **' with an rvalue of type 'int **'", "conversion int -> void"),
     ("'tex2D<float>' is unavailable: The image/texture API not supported on the device",
-     "unavailable: tex2D"),
+     "textures: no image API on the target"),
+    ("'__hadd2' is unavailable: not on this target", "unavailable: __hadd2"),
     ('"GLM requires CUDA 7.0 or higher"', "#error: GLM requires CUDA 7.0 or higher"),
     ("expected ';' after expression", "syntax: expected ';' after expression"),
     ("invalid operands to binary expression ('hipTextureObject_t' (aka '__hip_texture *') and 'unsigned int')",
@@ -57,7 +60,7 @@ def test_environment_headers():
     assert environment("file not found: GL/glew.h")
     assert environment("file not found: mpi.h")
     assert environment("file not found: EGL/egl.h")
-    assert not environment("file not found: cuda/barrier")
+    assert not environment("file not found: cuda/* (libcu++)")
     assert not environment("undeclared identifier GL")
 
 

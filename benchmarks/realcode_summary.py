@@ -53,6 +53,7 @@ def project_rows(results: list[UnitResult], versions: list[str]) -> list[dict]:
                 "project": name, "hip": v, "units": len(units),
                 "nvcc_ok": sum(u.ok("nvcc") for u in units),
                 "hipmigrate_ok": sum(u.ok(hm) for u in units),
+                "hipmigrate_ok_where_nvcc": sum(u.ok(hm) and u.ok("nvcc") for u in units),
                 "hipify_perl_ok": sum(u.ok(hp) for u in units) if any(hp in u.outcomes for u in units) else None,
                 "port_units": len(with_port),
                 "port_ok": sum(u.ok(port) for u in with_port),
@@ -110,7 +111,7 @@ def _fmt(row: dict) -> list[str]:
     hp = row["hipify_perl_ok"]
     port = f"{row['port_ok']}/{row['port_units']}" if row["port_units"] else "-"
     return [row["project"], row["hip"], str(row["units"]), str(row["nvcc_ok"]), str(row["hipmigrate_ok"]),
-            "-" if hp is None else str(hp), port, ratio(row["hipmigrate_ok"], row["nvcc_ok"]),
+            "-" if hp is None else str(hp), port, ratio(row["hipmigrate_ok_where_nvcc"], row["nvcc_ok"]),
             ratio(row["hipmigrate_ok"], hp or 0) if hp is not None else "-",
             ratio(row["hipmigrate_ok_where_port"], row["port_ok"]) if row["port_units"] else "-",
             str(row["environment"]), f"{row['predicted']}/{row['failures']}",
@@ -119,7 +120,7 @@ def _fmt(row: dict) -> list[str]:
 
 
 HEAD = ["project", "HIP", "units", "nvcc ok", "hipmigrate ok", "hipify-perl ok", "human port ok",
-        "hipmigrate/nvcc", "hipmigrate/hipify-perl", "hipmigrate/port", "env", "failures predicted",
+        "hipmigrate/nvcc (of nvcc's)", "hipmigrate/hipify-perl", "hipmigrate/port", "env", "failures predicted",
         "predicted in the failing file", "predicted near the line", "compiling with a blocker"]
 
 

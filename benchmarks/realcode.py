@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.realcode_classify import classify  # noqa: E402
 from benchmarks.realcode_compile import Job, compile_all, hip_job, hipcc, nvcc_job  # noqa: E402
-from benchmarks.realcode_fetch import extract, missing_blobs  # noqa: E402
+from benchmarks.realcode_fetch import STAMP, extract, missing_blobs  # noqa: E402
 from benchmarks.realcode_includes import closure  # noqa: E402
 from benchmarks.realcode_manifest import MANIFEST, Project, load, units_in  # noqa: E402
 from benchmarks.realcode_perl import hipify  # noqa: E402
@@ -61,7 +61,9 @@ def migrate(project: Project, src: Path, cache: Path, engine: str, version: str,
     the last run's migration, where it finished)."""
     out = cache / project.name / f"{engine}-{version}"
     report_file = cache / project.name / f"{engine}-{version}.json"
-    if keep and out.is_dir() and (ENGINE_FLAG[engine] is None or load_report(report_file)):
+    stamp = cache / project.name / STAMP  # the tree's extraction: a migration older than it is stale
+    fresh = out.is_dir() and stamp.exists() and out.stat().st_mtime >= stamp.stat().st_mtime
+    if keep and fresh and (ENGINE_FLAG[engine] is None or load_report(report_file)):
         log(f"{project.name}: {engine} for HIP {version}: the last migration kept")
         return out, load_report(report_file)
     exclude = project.exclude + ((f"*{project.port[1]}",) if project.port else ())

@@ -396,7 +396,7 @@ def test_real_doctor_json_lists_the_three_toolchains_with_their_probed_targets(h
     assert summary["can_build"] is True and summary["targets"] == ["gfx942"]
     by_name = {c["name"]: c for c in doc["checks"]}
     assert by_name["hipcc"]["detail"].startswith(hipcc72) and by_name["target gfx942"]["status"] == "ok"
-    assert by_name["toolchain HIP 5.2"]["detail"].startswith(f"{hipcc} (found in PATH; Debian clang version 15.0.6); "
+    assert by_name["toolchain HIP 5.2"]["detail"].startswith(f"{hipcc} (found on PATH; Debian clang version 15.0.6); "
                                                               "compiles for gfx908, gfx90a, gfx940, gfx1030; not for")
 
 

@@ -15,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from migrate import toolchain
 from migrate.cpp import wave_size
 from migrate.cpp_engine import translate
 from migrate.packs import default_packs
 from migrate.registry import default_registry
 from migrate.rule import Invalid
 from migrate.testing import example_id, example_options
+from tests import batches
 
-pytestmark = pytest.mark.hipcc
+pytestmark = [pytest.mark.hipcc, pytest.mark.xdist_group("rocm7-rules")]  # one worker compiles the batches
 
 REGISTRY = default_registry()
 TARGETS = ("gfx942", "gfx1201")
@@ -57,21 +59,32 @@ def migrated(example: Invalid) -> str:
     return result.data.decode()
 
 
+@pytest.fixture(scope="module")
+def built(hipcc72) -> dict[str, str | None]:
+    """Every case's migration for 7.2, compiled for both targets in one compile, in batches (tests/batches.py):
+    example id -> None, or its first error."""
+    base = [hipcc72, "-x", "hip", "-std=c++17", "-ferror-limit=0"]
+    compiler = batches.Compiler(
+        lambda src, out: [*base, *(f"--offload-arch={t}" for t in TARGETS), "-c", str(src), "-o", str(out)], ".hip",
+        env=toolchain.amd_env(), probe=lambda src: [*base, f"--offload-arch={TARGETS[0]}", "--cuda-host-only",
+                                                    "-fsyntax-only", str(src)])
+    snippets = []
+    for case in cases():
+        text = migrated(case.values[0])
+        snippets.append(batches.Snippet(case.id, text if "hip/hip_runtime.h" in text else RUNTIME + text))
+    grouped, lone = batches.groups(snippets)
+    units = [b for group in grouped for b in batches.batches(compiler, group)] + [[s] for s in lone]
+    verdicts: dict[str, str | None] = {}
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        for part in pool.map(lambda b: batches.resolve(compiler, b), units):
+            verdicts.update(part)
+    return verdicts
+
+
 @pytest.mark.parametrize("example", cases())
-def test_invalid_example_migrated_for_7_2_compiles_with_7_2(hipcc72, tmp_path, example):
-    text = migrated(example)
-    if "hip/hip_runtime.h" not in text:
-        text = RUNTIME + text
-    with ThreadPoolExecutor(len(TARGETS)) as pool:
-        built = list(pool.map(lambda t: compile_(hipcc72, text, t, tmp_path / t), _dirs(tmp_path)))
-    for target, result in zip(TARGETS, built):
-        assert result.returncode == 0, f"{target}:\n{text}\n{result.stderr}"
-
-
-def _dirs(tmp_path: Path):
-    for target in TARGETS:
-        (tmp_path / target).mkdir()
-        yield target
+def test_invalid_example_migrated_for_7_2_compiles_with_7_2(built, request, example):
+    name = request.node.callspec.id
+    assert built[name] is None, f"{name}:\n{migrated(example)}\n{built[name]}"
 
 
 SHARED = RUNTIME + "__global__ void k(float* o) {\n  __shared__ float s[warpSize];\n  s[threadIdx.x % warpSize] = 1;\n" \

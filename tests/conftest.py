@@ -43,28 +43,26 @@ def hipcc() -> str:
     return need_tool("hipcc")
 
 
-@pytest.fixture(scope="session")
-def hipcc64() -> str:
-    """The HIP 6.4 toolchain's hipcc (scripts/install-toolchain puts it in a Debian sid root)."""
+def root_hipcc(release: str) -> str:
+    """The hipcc of the HIP `release` toolchain that scripts/install-toolchain puts in a Debian sid root of its own
+    (6.4 from sid, 7.2 from experimental)."""
     from migrate import toolchain
 
     check_mark("hipcc")
-    path = toolchain.TOOLCHAIN / "hip-6.4" / "bin" / "hipcc"
+    path = toolchain.TOOLCHAIN / f"hip-{release}" / "bin" / "hipcc"
     if not path.is_file():
-        missing(f"the HIP 6.4 toolchain ({path})", "scripts/install-toolchain")
+        missing(f"the HIP {release} toolchain ({path})", "scripts/install-toolchain")
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def hipcc64() -> str:
+    return root_hipcc("6.4")
 
 
 @pytest.fixture(scope="session")
 def hipcc72() -> str:
-    """The HIP 7.2 toolchain's hipcc (scripts/install-toolchain puts it in a Debian sid root with experimental)."""
-    from migrate import toolchain
-
-    check_mark("hipcc")
-    path = toolchain.TOOLCHAIN / "hip-7.2" / "bin" / "hipcc"
-    if not path.is_file():
-        missing(f"the HIP 7.2 toolchain ({path})", "scripts/install-toolchain")
-    return str(path)
+    return root_hipcc("7.2")
 
 
 @pytest.fixture(scope="session")

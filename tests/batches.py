@@ -134,7 +134,7 @@ def top_level_names(body: str) -> set[str] | None:
                     for c in node.children_by_field_name(field)}
             pending.extend(c for c in node.named_children if (c.start_byte, c.end_byte) not in skip)
             continue
-        if kind in ("linkage_specification",):
+        if kind == "linkage_specification":
             return None
         if kind == "template_declaration":
             pending.extend(c for c in node.named_children if c.type != "template_parameter_list")
@@ -161,8 +161,7 @@ def top_level_names(body: str) -> set[str] | None:
             type_node = node.child_by_field_name("type")
             if type_node is not None:
                 _type_names(type_node, names)
-            declarators = [c for c in node.children_by_field_name("declarator")]
-            for d in declarators:
+            for d in node.children_by_field_name("declarator"):
                 name = _declarator_name(d)
                 if name is None:
                     return None

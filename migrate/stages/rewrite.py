@@ -8,6 +8,7 @@ import codecs
 import gc
 import os
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -140,19 +141,18 @@ def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
 def capped(r: FileResult, limit: int = LISTED_PER_CODE) -> FileResult:
     """The first `limit` findings of each code kept, in their order; for each code with more, one INP013 that counts
     the rest, its code, count and (for conversions) API family in the detail, which the report's counts add back."""
-    seen: dict[str, int] = {}
-    for f in r.findings:
-        seen[f.code] = seen.get(f.code, 0) + 1
+    seen = Counter(f.code for f in r.findings)
     over = {code for code, n in seen.items() if n > limit}
     if not over:
         return r
-    kept, families, taken = [], {}, dict.fromkeys(over, 0)
+    kept, taken, families = [], Counter(), {}
     for f in r.findings:
-        if f.code not in over or taken[f.code] < limit:
-            kept.append(f)
-            taken[f.code] = taken.get(f.code, 0) + 1
-        else:  # a conversion's API family, for the report's count of conversions by family
-            families.setdefault(f.code, set()).add((f.family or "other") if section(f) == CONVERSION else "")
+        if f.code in over:
+            taken[f.code] += 1
+            if taken[f.code] > limit:  # a conversion's API family, for the report's count of conversions by family
+                families.setdefault(f.code, set()).add((f.family or "other") if section(f) == CONVERSION else "")
+                continue
+        kept.append(f)
     for code in sorted(over):
         more, family = seen[code] - limit, families[code].pop() if len(families[code]) == 1 else ""
         kept.append(replace(input_finding(r.path, "INP013", f"{more} more {code} findings in this file are not listed "

@@ -12,29 +12,16 @@ import re
 
 from migrate.cpp.conditionals import branches
 from migrate.cpp.includes import includes
-from migrate.cpp.parse import Context
+from migrate.cpp.runtime_use import RUNTIME_HEADERS, needs_runtime
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
-DEVICE = re.compile(rb"(?<![\w$])(?:__global__|__device__|__shared__|__constant__|threadIdx|blockIdx|blockDim|gridDim)"
-                    rb"(?![\w$])|<<<")
-RUNTIME_HEADERS = {"hip/hip_runtime.h", "hip/hip_runtime_api.h", "hip_runtime.h", "hip/hip_runtime.hpp"}
 # HIP headers that need the runtime included before them, and the CUDA headers CPP023 turns into one of them
 RUNTIME_FIRST = {"hip/hip_cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h"}
-NEEDS_RUNTIME = {"runtime", "driver", "device", "cooperative_groups"}
 # leading comments (a // comment continues over a line that ends in a backslash) and blank lines
 GUARD = re.compile(rb"\A(?:[ \t]*(?://(?:\\\r?\n|[^\n])*|/\*.*?\*/)?[ \t]*\r?\n)*"
                    rb"(?:[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
                    rb"|[ \t]*#[ \t]*ifndef[ \t]+(\w+)[^\n]*\n[ \t]*#[ \t]*define[ \t]+\1\b[^\n]*\n)?", re.S)
-
-
-def needs_runtime(ctx) -> bool:
-    for m in DEVICE.finditer(ctx.data):
-        if ctx.locate(m.start(), m.end())[0] in (Context.CODE, Context.MACRO):
-            return True
-    names = ctx.packs.names
-    code = (Context.CODE, Context.MACRO)  # not the comments --translate-comments also renames in
-    return any(names[t.name].family in NEEDS_RUNTIME for t in ctx.code_tokens() if t.name in names and t.context in code)
 
 
 class MissingHipRuntimeInclude(CppRule):

@@ -2,6 +2,7 @@
 add the includes nvcc gave every file implicitly."""
 import re
 
+from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
 
 DEVICE = re.compile(rb"(?<![\w$])(?:__global__|__device__|__shared__|__constant__|threadIdx|blockIdx|blockDim|gridDim)"
@@ -17,3 +18,9 @@ def needs_runtime(ctx) -> bool:
     names = ctx.packs.names
     code = (Context.CODE, Context.MACRO)  # not the comments --translate-comments also renames in
     return any(names[t.name].family in NEEDS_RUNTIME for t in ctx.code_tokens() if t.name in names and t.context in code)
+
+
+def hip_includes(ctx) -> list:
+    """The file's includes in order, each as (match, the name it has after migration to the target release)."""
+    headers = ctx.packs.headers
+    return [(m, headers[name].hip_for(ctx.target_tuple) if name in headers else name) for m, name in includes(ctx)]

@@ -11,9 +11,8 @@ the file's runtime include (else before its first include).
 """
 import re
 
-from migrate.cpp.includes import includes
 from migrate.cpp.parse import Context
-from migrate.cpp.runtime_use import RUNTIME_HEADERS, needs_runtime
+from migrate.cpp.runtime_use import RUNTIME_HEADERS, hip_includes, needs_runtime
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -24,8 +23,7 @@ HEADERS = {
 }
 HEADER_OF = {name: header for header, (_, names) in HEADERS.items() for name in names.split()}
 NAMES = re.compile(rb"(?<![\w$])(" + "|".join(HEADER_OF).encode() + rb")\s*\(")
-DEVICE = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
-RUNTIME = "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h"
+DEVICE_QUALIFIER = re.compile(rb"(?<![\w$])(?:__device__|__global__)(?![\w$])")
 
 
 def device_function(node) -> bool:
@@ -34,7 +32,7 @@ def device_function(node) -> bool:
         if node.type in ("function_definition", "lambda_expression"):
             body = node.child_by_field_name("body")
             head = node.text[:body.start_byte - node.start_byte] if body is not None else node.text
-            if DEVICE.search(head):
+            if DEVICE_QUALIFIER.search(head):
                 return True
         node = node.parent
     return False
@@ -83,10 +81,9 @@ class HostCallWithoutStandardHeader(CppRule):
     ]
 
     def check(self, ctx):
-        headers = ctx.packs.headers
-        order = [(m, headers[name].hip_for(ctx.target_tuple) if name in headers else name) for m, name in includes(ctx)]
+        order = hip_includes(ctx)
         named = {name for _, name in order}
-        runtime = next((m for m, name in order if name in RUNTIME_HEADERS or name in RUNTIME), None)
+        runtime = next((m for m, name in order if name in RUNTIME_HEADERS), None)
         if runtime is None and not needs_runtime(ctx):
             return
         first = {}

@@ -11,8 +11,7 @@ hip/hip_cooperative_groups.h uses the runtime without including it (5.2: "use of
 import re
 
 from migrate.cpp.conditionals import branches
-from migrate.cpp.includes import includes
-from migrate.cpp.runtime_use import RUNTIME_HEADERS, needs_runtime
+from migrate.cpp.runtime_use import RUNTIME_HEADERS, hip_includes, needs_runtime
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -68,8 +67,7 @@ class MissingHipRuntimeInclude(CppRule):
     ]
 
     def check(self, ctx):
-        headers = ctx.packs.headers
-        order = [(m, headers[name].hip_for(ctx.target_tuple) if name in headers else name) for m, name in includes(ctx)]
+        order = hip_includes(ctx)
         runtime = next((i for i, (_, name) in enumerate(order) if name in RUNTIME_HEADERS), None)
         line = f"#include <hip/hip_runtime.h>{ctx.newline}"
         if runtime is not None:

@@ -17,21 +17,21 @@ from benchmarks.realcode_manifest import Project
 STAMP = ".realcode-stamp.json"
 
 
-def git_dir(mirrors: Path, project: Project) -> Path:
-    base = mirrors / project.mirror_name
+def git_dir(mirrors: Path, repo: str) -> Path:
+    base = mirrors / repo.replace("/", "+")
     for candidate in (base / "repo", base):
         if (candidate / "HEAD").exists() or (candidate / ".git").exists():
             return candidate / ".git" if (candidate / ".git").is_dir() else candidate
-    raise FileNotFoundError(f"no mirror of {project.repo} under {mirrors} (bring it with the fetch tool)")
+    raise FileNotFoundError(f"no mirror of {repo} under {mirrors} (bring it with the fetch tool)")
 
 
 def _git(gd: Path, *args, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(["git", f"--git-dir={gd}", *args], capture_output=True, **kw)
 
 
-def _per_file(gd: Path, project: Project, dest: Path) -> int:
-    """Every file of the commit under the project's paths, one `git show` each; returns how many were missing."""
-    listing = _git(gd, "ls-tree", "-r", "-z", project.commit, "--", *project.paths, check=True).stdout
+def _per_file(gd: Path, commit: str, paths, dest: Path) -> int:
+    """Every file of the commit under the paths, one `git show` each; returns how many were missing."""
+    listing = _git(gd, "ls-tree", "-r", "-z", commit, "--", *paths, check=True).stdout
     missing = 0
     for entry in listing.split(b"\0"):
         if not entry:
@@ -50,29 +50,39 @@ def _per_file(gd: Path, project: Project, dest: Path) -> int:
     return missing
 
 
-def extract(project: Project, mirrors: Path, cache: Path) -> Path:
-    """The project's tree at its commit under CACHE/NAME/src, extracted once."""
-    dest = cache / project.name / "src"
-    stamp = {"commit": project.commit, "paths": list(project.paths)}
-    stamp_file = cache / project.name / STAMP
-    if dest.is_dir() and stamp_file.exists():
-        saved = json.loads(stamp_file.read_text())
-        if {k: saved.get(k) for k in stamp} == stamp:
-            return dest
-    gd = git_dir(mirrors, project)
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-    git = subprocess.Popen(["git", f"--git-dir={gd}", "archive", project.commit, *project.paths],
+def _archive(gd: Path, commit: str, paths, dest: Path) -> int:
+    """The commit's files under paths written into dest; returns how many blobs the mirror lacked."""
+    dest.mkdir(parents=True, exist_ok=True)
+    git = subprocess.Popen(["git", f"--git-dir={gd}", "archive", commit, *paths],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     tar = subprocess.run(["tar", "-x", "-C", str(dest)], stdin=git.stdout, capture_output=True)
     git.stdout.close()
     failed = git.wait() or tar.returncode or git.stderr.read().strip()
-    missing = 0
-    if failed:
+    if not failed:
+        return 0
+    shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    return _per_file(gd, commit, paths, dest)
+
+
+def extract(project: Project, mirrors: Path, cache: Path) -> Path:
+    """The project's tree at its commit under CACHE/NAME/src, its submodules in place, extracted once."""
+    dest = cache / project.name / "src"
+    stamp = {"commit": project.commit, "paths": list(project.paths), "submodules": [list(s) for s in project.submodules]}
+    stamp_file = cache / project.name / STAMP
+    if dest.is_dir() and stamp_file.exists():
+        saved = json.loads(stamp_file.read_text())
+        if {k: saved.get(k, []) for k in stamp} == stamp:
+            return dest
+    gd = git_dir(mirrors, project.repo)
+    if dest.exists():
         shutil.rmtree(dest)
-        dest.mkdir(parents=True)
-        missing = _per_file(gd, project, dest)
+    missing = _archive(gd, project.commit, project.paths, dest)
+    for path, repo, commit in project.submodules:
+        target = dest / path
+        if target.exists():
+            shutil.rmtree(target)  # the empty folder git leaves for a submodule
+        missing += _archive(git_dir(mirrors, repo), commit, (), target)
     stamp["missing_blobs"] = missing
     stamp_file.write_text(json.dumps(stamp))
     return dest

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 MANIFEST = Path(__file__).with_name("realcode.toml")
 REQUIRED = ("name", "repo", "commit", "units", "why")
-KNOWN = {*REQUIRED, "paths", "exclude", "include", "defines", "nvcc", "port", "make_variable"}
+KNOWN = {*REQUIRED, "paths", "exclude", "include", "defines", "nvcc", "port", "make_variable", "submodules"}
 COMMIT = re.compile(r"[0-9a-f]{40}")
 REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -38,6 +38,8 @@ class Project:
     port: tuple[str, str] | None = None
     make_variable: str | None = None  # a unit is kept only where its folder's Makefile names it in this variable
     #                                   (`source = main.cu kernels.cu`), so that files it #includes are not units
+    submodules: tuple[tuple[str, str, str], ...] = ()  # (path, owner/name, commit): git submodules the snapshot
+    #                                   lacks, each extracted from its own mirror into the tree at path
 
     @property
     def mirror_name(self) -> str:
@@ -75,12 +77,17 @@ def project_of(raw: dict) -> Project:
     port = raw.get("port")
     if port is not None and (not isinstance(port, list) or len(port) != 2 or not all(port)):
         raise ManifestError(f"{name}: port must be [FROM, TO]")
+    submodules = raw.get("submodules", [])
+    if not isinstance(submodules, list) or not all(
+            isinstance(s, list) and len(s) == 3 and all(isinstance(v, str) and v for v in s)
+            and REPO.fullmatch(s[1]) and COMMIT.fullmatch(s[2]) for s in submodules):
+        raise ManifestError(f"{name}: submodules must be a list of [PATH, owner/name, COMMIT]")
     return Project(name=name, repo=raw["repo"], commit=raw["commit"], why=raw["why"],
                    units=_strings(raw, "units", name), paths=_strings(raw, "paths", name),
                    exclude=_strings(raw, "exclude", name),
                    include=_strings(raw, "include", name), defines=_strings(raw, "defines", name),
                    nvcc=_strings(raw, "nvcc", name), port=tuple(port) if port else None,
-                   make_variable=raw.get("make_variable"))
+                   make_variable=raw.get("make_variable"), submodules=tuple(tuple(s) for s in submodules))
 
 
 def load(path: Path = MANIFEST) -> list[Project]:

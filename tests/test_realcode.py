@@ -1,9 +1,12 @@
 """The real-code harness's pure parts (benchmarks/realcode_*.py): the failure classifier, the first-error reader,
 the manifest's shape and its globs, and the blocker prediction. No network, no fetched code, no compiler."""
+import subprocess
+
 import pytest
 
 from benchmarks.realcode_classify import classify, environment
 from benchmarks.realcode_compile import first_error
+from benchmarks.realcode_fetch import extract
 from benchmarks.realcode_manifest import ManifestError, glob_regex, load, project_of, units_in
 from benchmarks.realcode_perl import excluded
 from benchmarks.realcode_predict import blockers_of, predict
@@ -98,6 +101,29 @@ def test_manifest_rejects_what_is_missing():
         project_of({**good, "unit": ["*.cu"]})
     with pytest.raises(ManifestError, match="commit"):
         project_of({**good, "commit": "HEAD"})
+    with pytest.raises(ManifestError, match="submodules"):
+        project_of({**good, "submodules": [["third_party/glm", "g-truc/glm"]]})
+
+
+def _commit(repo, name: str, text: str) -> str:
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / name).parent.mkdir(parents=True, exist_ok=True)
+    (repo / name).write_text(text)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    return subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_submodules_extracted_from_their_own_mirrors(tmp_path):
+    mirrors = tmp_path / "mirrors"
+    top = _commit(mirrors / "a+b" / "repo", "src/k.cu", "#include <glm/glm.hpp>\n")
+    sub = _commit(mirrors / "c+d" / "repo", "glm/glm.hpp", "// glm\n")
+    project = project_of({"name": "x", "repo": "a/b", "commit": top, "units": ["src/*.cu"], "why": "one line",
+                          "submodules": [["third_party/glm", "c/d", sub]]})
+    tree = extract(project, mirrors, tmp_path / "cache")
+    assert (tree / "src/k.cu").read_text() == "#include <glm/glm.hpp>\n"
+    assert (tree / "third_party/glm/glm/glm.hpp").read_text() == "// glm\n"
 
 
 def test_port_path():

@@ -2,9 +2,10 @@
 
 The report is `hipmigrate run --output-format json` (docs/json.md): findings with `path` (relative to the source
 root), `line`, `code` and `severity`. A blocker is what the text report lists under "blockers"
-(migrate/render/blockers.py): a finding of severity `error`, or an identifier left unchanged for want of a HIP
-counterpart (the codes migrate.stages.report.UNSUPPORTED_CODES names, which the JSON grades `warning`). Both are
-counted, so that the two gradings can be compared: `blocker` in the text's sense and `error` in the JSON's.
+(migrate/render/blockers.py): a finding of severity `error`, which every format grades the same way (identifiers
+left unchanged for want of a HIP counterpart are errors; an error whose fix was applied is a warning). A report
+written before that grading also listed the unsupported identifiers (migrate.stages.report.UNSUPPORTED_CODES) as
+warnings: they still count as blockers there, and `error` keeps the JSON's own sense.
 """
 from __future__ import annotations
 

@@ -82,9 +82,9 @@ ENGINE_CODES = (
            "1,000 of them, in the engine's order, and this one finding says how many more there are. Every fix was "
            "applied and every count (the statistics, the totals by code) includes them; only the listing is cut. "
            "Look at the file's diff for the rest.", Severity.INFO),
-    Code("ENG001", "hipify-perl's own warning", RuleKind.ENGINE, Severity.WARNING,
+    Code("ENG001", "hipify-perl's own warning", RuleKind.ENGINE, Severity.ERROR,
          "With --engine hipify-perl, each warning hipify-perl prints (an unsupported identifier, mostly) becomes a "
-         "finding on its line."),
+         "finding on its line: an error, as CPP006 is, for the name it leaves stops the build."),
     Code("BLD907", "compiler warning", RuleKind.BUILD, Severity.WARNING,
          "A warning hipcc printed while compile-checking a migrated unit."),
     Code("BLD909", "a compile the machine cannot check", RuleKind.BUILD, Severity.ERROR,

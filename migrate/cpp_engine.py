@@ -42,11 +42,15 @@ def recording(edits: list[Edit], extra=None):
     return hook
 
 
+UNSUPPORTED = "CPP006"  # an identifier left as it is for want of a HIP counterpart
+
+
 def hip_compiled(data: bytes, findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
-    """The findings, less the reports (rule findings without a fix) in code a HIP build skips: the CUDA side
-    of `#ifdef USE_ROCM ... #else` and the like (migrate.cpp.platform). Conversions and fixes stay."""
+    """The findings, less the reports (rule findings without a fix, and identifiers with no HIP counterpart) in
+    code a HIP build skips: the CUDA side of `#ifdef USE_ROCM ... #else`, a branch for newer CUDA behind `#if
+    CUDART_VERSION >= 12000`, and the like (migrate.cpp.platform). Conversions and fixes stay."""
     skipped = platform.not_compiled(data)
     if not skipped:
         return findings
-    return tuple(f for f in findings if f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)
-                 or not platform.inside(skipped, f.span.start))
+    return tuple(f for f in findings if not platform.inside(skipped, f.span.start)
+                 or (f.fix is not None or f.kind not in (RuleKind.CPP, RuleKind.HAZARD)) and f.code != UNSUPPORTED)

@@ -118,10 +118,12 @@ def settle(findings: list[Finding], applied: set[int], result: Applied, held: se
 
 
 def with_outcome(f: Finding, outcome: Outcome, overlaps: str = "") -> Finding:
-    """`f` with its fix's outcome (made directly: dataclasses.replace is three times slower)."""
+    """`f` with its fix's outcome (made directly: dataclasses.replace is three times slower). An error whose fix was
+    applied is a warning from then on, in every format: the migrated text no longer stops the build there."""
     x = f.fix
     fix = Fix(x.title, x.edits, x.applicability, outcome, overlaps)
-    return Finding(f.code, f.kind, f.severity, f.message, f.span, fix, f.family, f.matched, f.detail)
+    severity = Severity.WARNING if outcome is Outcome.APPLIED and f.severity is Severity.ERROR else f.severity
+    return Finding(f.code, f.kind, severity, f.message, f.span, fix, f.family, f.matched, f.detail)
 
 
 def one_per_site(findings: list[Finding]) -> list[Finding]:

@@ -122,7 +122,7 @@ def test_scan_counts_by_family_and_reports_unsupported(tmp_path):
     src = write_tree(tmp_path / "src", {"g.cu": "#include <cuda_runtime.h>\nvoid f(cudaGraph_t g) {\n"
                                                 "  cudaCtxResetPersistingL2Cache();\n  cudaDeviceSynchronize();\n}\n"})
     result = cli("scan", src, "--hip-version", "6.2")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # an identifier with no HIP counterpart is an error: it stops the build
     assert "g.cu:3:3: cudaCtxResetPersistingL2Cache has no HIP counterpart" in result.stdout
     assert not (tmp_path / "out").exists()
 
@@ -143,7 +143,7 @@ def test_text_output_prints_line_numbers_and_paths_as_they_are(tmp_path):
     body = "// line\n" * 99 + "static cusolver_int_t n = 0;\n" + "// line\n" * 1133 + "cusolver_int_t m;\n"
     src = write_tree(tmp_path / "src", {"dir[i]/k.cu": body})
     result = cli("scan", src, "--hip-version", "6.2")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # CPP006 errors
     assert "dir[i]/k.cu:100:8: cusolver_int_t has no HIP counterpart" in result.stdout
     assert "dir[i]/k.cu:1234:1: cusolver_int_t has no HIP counterpart" in result.stdout
     assert "\N{HUNDRED POINTS SYMBOL}" not in result.stdout

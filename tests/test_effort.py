@@ -62,14 +62,14 @@ def rows(e):
 def test_estimate_default_policy(tmp_path):
     _, result = api.analyse(project(tmp_path), Options(hip_version="7.0"))
     # compact.cu: SAFE fixes applied: 0xffffffff, both __popc, 1u << lane (combined with the ballot); to review:
-    # lane % 32 (warning 1), the unsigned mask (error 3), __syncwarp (warning 1). Changed: the include and the
-    # lines of the mask and the two __popc.
+    # lane % 32 (warning 1), the unsigned mask (warning 1: it builds and loses lanes), __syncwarp (warning 1).
+    # Changed: the include and the lines of the mask and the two __popc.
     e = effort.estimate(result, unsafe_fixes=False)
     assert rows(e) == [
-        ("compact.cu", 14, 4, 4, 3, 5, "small"),
+        ("compact.cu", 14, 4, 4, 3, 3, "small"),
         ("host.cpp", 4, 2, 0, 0, 0, "trivial"),
         ("util.h", 1, 0, 0, 0, 0, "trivial"),
-        ("", 19, 6, 4, 3, 5, "small"),
+        ("", 19, 6, 4, 3, 3, "small"),
     ]
 
 
@@ -102,7 +102,7 @@ def test_conflicting_fix_is_left_to_review():
 
 def test_scan_prints_the_effort_table(tmp_path):
     result = cli("scan", project(tmp_path), "--hip-version", "7.0", "--no-progress")
-    assert result.exit_code == 1  # an ERROR hazard (the 32-bit ballot mask) needs attention
+    assert result.exit_code == 0  # the hazards left (the 32-bit ballot mask among them) build: warnings, no blocker
     lines = result.stdout.splitlines()
     start = lines.index("migration effort (review weight: warning 1, error 3)")
     assert lines[start:] == [
@@ -110,9 +110,9 @@ def test_scan_prints_the_effort_table(tmp_path):
         "┏━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━┓",
         "┃ file       ┃ lines ┃ changed ┃ fixed ┃ review ┃ weight ┃ effort  ┃",
         "┡━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━┩",
-        "│ compact.cu │    14 │       4 │     4 │      3 │      5 │ small   │",
+        "│ compact.cu │    14 │       4 │     4 │      3 │      3 │ small   │",
         "│ host.cpp   │     4 │       2 │     0 │      0 │      0 │ trivial │",
-        "│ total      │    19 │       6 │     4 │      3 │      5 │ small   │",
+        "│ total      │    19 │       6 │     4 │      3 │      3 │ small   │",
         "└────────────┴───────┴─────────┴───────┴────────┴────────┴─────────┘",
         "effort: small (6 of 19 lines changed automatically, 4 hazards fixed, 3 to review)",
     ]
@@ -120,7 +120,7 @@ def test_scan_prints_the_effort_table(tmp_path):
 
 def test_scan_json_carries_the_effort(tmp_path):
     code, doc = cli_json("scan", project(tmp_path), "--hip-version", "7.0", "--unsafe-fixes")
-    assert code == 1
+    assert code == 0
     assert doc["effort"] == {
         "class": "small", "unsafe_fixes": True, "weights": {"warning": 1, "error": 3},
         "total": {"lines": 19, "lines_changed": 7, "changed_fraction": 0.3684, "hazards_fixed": 6,
@@ -138,7 +138,7 @@ def test_scan_json_carries_the_effort(tmp_path):
 
 def test_run_and_diff_json_have_no_effort(tmp_path):
     code, doc = cli_json("diff", project(tmp_path), "--hip-version", "7.0")
-    assert code == 1 and "effort" not in doc and "inline_asm" not in doc
+    assert code == 0 and "effort" not in doc and "inline_asm" not in doc
 
 
 class _Overlapping:

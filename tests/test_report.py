@@ -107,7 +107,7 @@ def test_run_leaves_what_the_report_needs(dst):
     assert (doc["format"], doc["version"], doc["part"]) == ("hipmigrate-state", 2, "migration")
     assert sorted({f["family"] for f in doc["findings"] if f["code"].startswith("MAP")}) == ["device", "runtime"]
     assert doc["effort"]["total"] == {"path": "", "lines": 22, "lines_changed": 7, "hazards_fixed": 1,
-                                      "hazards_to_review": 2, "review_weight": 4, "effort": "small"}
+                                      "hazards_to_review": 2, "review_weight": 2, "effort": "small"}
     assert [d[0] for d in doc["diffs"]] == ["Makefile", "lanes.cu"]
     assert "-#include <cuda_runtime.h>\n+#include <hip/hip_runtime.h>\n" in doc["diffs"][1][1]
     malloc = next(f for f in doc["findings"] if f["message"].startswith("cudaMalloc"))

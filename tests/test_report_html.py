@@ -121,5 +121,6 @@ def test_the_first_screen_shows_the_blockers(dst, tmp_path):  # noqa: F811
     assert 0 < bottom <= 800, bottom
     shown = parse(page.read_text())
     rows = shown.text["blockers-table"]
-    assert "HAZ003" in rows and "BallotResult32Bit" in rows and "CPP006" in rows
+    # the 32-bit ballot (HAZ003) builds and computes wrong: a hazard to review, not a blocker
+    assert "CPP006" in rows and "HAZ003" not in rows
     assert page.read_text().index('id="blockers"') < page.read_text().index('id="migration"')

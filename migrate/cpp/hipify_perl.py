@@ -180,7 +180,7 @@ def _read_output(text: str, findings: dict[str, list[Finding]], converted: dict[
         m = WARNING.match(line)
         if m and m.group(1) in findings:
             path, lineno, message = m.group(1), int(m.group(2)), m.group(3)
-            findings[path].append(Finding("ENG001", RuleKind.ENGINE, Severity.WARNING, f"hipify-perl: {message}",
+            findings[path].append(Finding("ENG001", RuleKind.ENGINE, Severity.ERROR, f"hipify-perl: {message}",
                                           Span(path, 0, 0, lineno, 1), matched=message))
             continue
         m = FILE_STATS.match(line)

@@ -1,8 +1,9 @@
 """What stops the migrated tree from building on the chosen HIP release and targets, grouped by cause, with the next
 step for each: the first block `run`, `scan` and `diff` print, before the warnings and notes.
 
-A blocker is an error-level finding (a hazard that will not build or will compute wrong, an API the target lacks) or
-a CUDA identifier left unchanged because no HIP counterpart is known. They are grouped by rule code and, for the
+A blocker is an error-level finding: a hazard that will not build, an API the target lacks, a CUDA identifier left
+unchanged because no HIP counterpart is known. What builds but computes wrong is a warning, and so is an error
+whose fix was applied. They are grouped by rule code and, for the
 unsupported identifiers, by API family; each group shows its count, its first place and what to do next. A group is
 named by the code table (migrate.codes) that the command passes in: the rule's name, else the code's title.
 """
@@ -39,7 +40,9 @@ class Blocker:
 
 
 def is_blocker(f: Finding) -> bool:
-    return f.severity is Severity.ERROR or f.code in UNSUPPORTED_CODES
+    """One grading for every format: an error is what stops the build (identifiers with no HIP counterpart
+    included); an applied fix has already made it a warning (migrate.fixing.with_outcome)."""
+    return f.severity is Severity.ERROR
 
 
 def blockers(findings, codes: dict) -> list[Blocker]:

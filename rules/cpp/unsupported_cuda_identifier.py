@@ -4,11 +4,10 @@ It is left exactly as it is, never guessed, and reported with its place so that 
 hand. Names the project defines itself (its own macros, names in its own namespaces and classes, and any
 function, type, variable or parameter the file declares, at the declaration and at every use: NVIDIA's
 samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported. cuDNN's names are
-CPP033's, which says which MIOpen concept to use.
+CPP033's, which says which MIOpen concept to use; a `case` label on a CUDA value HIP lacks is CPP043's, which
+removes the case.
 """
-from migrate.cpp import bf16_conversions, cudnn, nvtx_shim
-from migrate.cpp.context import CUDA_LOOKING
-from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declares, directive_condition
+from migrate.cpp.unsupported import case_label, unsupported
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -16,7 +15,7 @@ from migrate.rule import CppRule, Invalid, Valid
 class UnsupportedCudaIdentifier(CppRule):
     code = "CPP006"
     kind = RuleKind.MAPPING
-    severity = Severity.WARNING
+    severity = Severity.ERROR  # a name the HIP headers do not declare stops the build: a blocker
     fixable = False
     examples = [
         Invalid("void f(int g) { cudaCtxResetPersistingL2Cache(); }", line=1,
@@ -32,21 +31,10 @@ class UnsupportedCudaIdentifier(CppRule):
     ]
 
     def check(self, ctx):
-        packs, macros = ctx.packs, ctx.defined_macros
-        own = {t.name for t in ctx.code_tokens() if t.name not in packs.names and declares(t)}
-        for token in ctx.code_tokens():
+        for token, known in unsupported(ctx):
+            if known is not None and case_label(token):
+                continue  # CPP043 removes the case
             name = token.name
-            if (name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own
-                    or name in nvtx_shim.NAMES or cudnn.canonical(name) is not None
-                    or (ctx.target_tuple >= bf16_conversions.SINCE and bf16_conversions.NAMES.fullmatch(name.encode()))):
-                continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
-                # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026
-            known = packs.unsupported.get(name)
-            if known is None and not CUDA_LOOKING.match(name):
-                continue
-            if name in CUDA_ONLY_MACROS and token.node is not None and token.base == 0 \
-                    and directive_condition(token.node) is not None:
-                continue  # a version gate, which HAZ018 reports
             if known is not None:
                 message = f"{name} has no HIP counterpart: left unchanged, port it by hand"
             else:

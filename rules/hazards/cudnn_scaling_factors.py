@@ -86,7 +86,7 @@ class CudnnScalingFactors(HazardRule):
                     "miopenStatusNotImplemented; 3-d convolutions excepted)")
             if wrong:
                 what = "; ".join(f"{w} is {values[w]}; {ADVICE[w]}" for w in wrong)
-                yield self.finding(ctx, start, end, f"{said}: {what}", severity=Severity.ERROR, family="cudnn")
+                yield self.finding(ctx, start, end, f"{said}: {what}", family="cudnn")
             elif unknown:
                 wanted = " and ".join("1" if w == "alpha" else "0" for w in unknown)
                 verb = "points" if len(unknown) == 1 else "point"

@@ -83,7 +83,7 @@ class IndependentThreadScheduling(HazardRule):
                     yield self.finding(ctx, base + call.start_byte, base + call.end_byte, SYNC_MESSAGE)
                 else:
                     yield self.finding(ctx, base + call.start_byte, base + call.end_byte,
-                                       PARTIAL_MESSAGE.format(mask=mask), severity=Severity.ERROR)
+                                       PARTIAL_MESSAGE.format(mask=mask))
         if b"atomicCAS" in data or b"atomicExch" in data:
             for _, m in matches(LOOPS, root):
                 cond, loop = m["cond"][0], m["loop"][0]
@@ -93,7 +93,7 @@ class IndependentThreadScheduling(HazardRule):
                         continue
                     lock = text(args[0]).lstrip("&").strip()
                     yield self.finding(ctx, base + loop.start_byte, base + cond.end_byte,
-                                       LOCK_MESSAGE.format(lock=lock), severity=Severity.ERROR)
+                                       LOCK_MESSAGE.format(lock=lock))
                     break
 
 

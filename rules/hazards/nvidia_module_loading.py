@@ -6,14 +6,14 @@ fatbinary, and hipRTC compiles for an `--offload-arch=gfx...` target, not a comp
 
 - a string naming a `.ptx`, `.cubin` or `.fatbin` file, or PTX source text (`.version`/`.target sm_XX`),
   in a file that loads modules (`cuModuleLoad*`, `cuLinkAdd*`): build a code object instead
-  (`hipcc --genco --offload-arch=gfx90a k.hip -o k.hsaco`) and load that (ERROR);
+  (`hipcc --genco --offload-arch=gfx90a k.hip -o k.hsaco`) and load that;
 - an NVRTC option string `-arch=compute_80`, `-arch=sm_80` or `--gpu-architecture=...` in a file that uses
   NVRTC: the fix (UNSAFE: a run-time compile usually targets the GPU it runs on; without the option hipRTC
   compiles for the current device) writes `--offload-arch=` with the first `--offload-arch` target of the
   migration (by default gfx942 for HIP 6 and later, gfx90a for HIP 5);
 - `nvrtcGetCUBIN`: its rename, `hiprtcGetBitcode`, returns LLVM bitcode, not a loadable code object; use
-  `hiprtcGetCode` (ERROR);
-- `CU_JIT_INPUT_PTX`/`_CUBIN`/`_FATBINARY`/...: hipRTC's linker takes LLVM bitcode only (ERROR);
+  `hiprtcGetCode`;
+- `CU_JIT_INPUT_PTX`/`_CUBIN`/`_FATBINARY`/...: hipRTC's linker takes LLVM bitcode only;
 - `cuModuleLoadDataEx` with JIT options: HIP ignores them, the code object is already compiled (WARNING);
 - `cuModuleGetFunction`/`cuModuleGetGlobal` with a mangled `_Z...` name: hipcc mangles HIP's vector and
   half types differently; declare the kernel `extern "C"` or ask `hiprtcGetLoweredName` (WARNING);
@@ -69,7 +69,7 @@ def string_value(node) -> str | None:
 
 class NvidiaModuleLoading(HazardRule):
     code = "HAZ015"
-    severity = Severity.ERROR
+    severity = Severity.WARNING  # these build and fail when the program loads the module: not blockers
     applicability = Applicability.UNSAFE
     examples = [
         Invalid('void load(CUmodule* m) {\n  cuModuleLoad(m, "kernels.ptx");\n}\n',

@@ -5,7 +5,6 @@ headers, so a HIP build for AMD leaves that code out: its names are not reported
 build skips, migrate/cpp/platform.py), and the block is reported once, with the ROCm counterpart a port would use
 to keep the feature.
 """
-import re
 
 from migrate.cpp.conditionals import directives
 from migrate.cpp.platform import CUDA_ONLY_HEADERS, HAS_INCLUDE

@@ -127,4 +127,4 @@ class TiledPartitionAsWarp(HazardRule):
                 yield self.finding(ctx, launch.start_byte, launch.end_byte,
                                    f"kernel '{name}' synchronises the whole grid (this_grid): HIP needs it launched "
                                    "with hipLaunchCooperativeKernel; with <<<>>> its grid sync is undefined and may "
-                                   "hang", severity=Severity.ERROR)
+                                   "hang")

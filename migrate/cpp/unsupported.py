@@ -1,0 +1,32 @@
+"""The CUDA identifiers of a file that have no HIP counterpart: what CPP006 reports, and what CPP043 takes out of
+`case` labels. Names the project defines itself, names other rules own and version gates are not among them."""
+from migrate.cpp import bf16_conversions, cudnn, nvtx_shim
+from migrate.cpp.context import CUDA_LOOKING
+from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declares, directive_condition
+
+
+def unsupported(ctx):
+    """(token, the packs' unsupported entry or None where the name only looks like CUDA API), in file order."""
+    packs, macros = ctx.packs, ctx.defined_macros
+    own = {t.name for t in ctx.code_tokens() if t.name not in packs.names and declares(t)}
+    for token in ctx.code_tokens():
+        name = token.name
+        if (name in packs.names or name in packs.by_hip or name in macros or name in CALLBACK_MACROS or name in own
+                or name in nvtx_shim.NAMES or cudnn.canonical(name) is not None
+                or (ctx.target_tuple >= bf16_conversions.SINCE and bf16_conversions.NAMES.fullmatch(name.encode()))):
+            continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
+            # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026
+        known = packs.unsupported.get(name)
+        if known is None and not CUDA_LOOKING.match(name):
+            continue
+        if name in CUDA_ONLY_MACROS and token.node is not None and token.base == 0 \
+                and directive_condition(token.node) is not None:
+            continue  # a version gate, which HAZ018 reports
+        yield token, known
+
+
+def case_label(token) -> bool:
+    """Whether the token is the whole value of a `case` label in the file's own tree (not in a macro body)."""
+    node = token.node
+    return (token.base == 0 and node is not None and node.parent is not None and node.parent.type == "case_statement"
+            and node.parent.child_by_field_name("value") == node)

@@ -25,6 +25,7 @@ import re
 import libcst as cst
 
 from migrate.model import Edit, Severity
+from migrate.python.build_tests import guarded, handles_rocm, reads_in
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -36,6 +37,9 @@ PARSE = ("torch.version.cuda is None on ROCm builds of PyTorch: this {what} rais
 GUARD = ("on ROCm it is None, so this takes the non-GPU branch; accepting torch.version.hip here would hand None "
          "to the use: decide by hand what ROCm should do (torch.version.hip holds the HIP version)")
 
+READS = ("{text} is None on ROCm builds of PyTorch, and the code this test guards reads it: accepting "
+         "torch.version.hip here would run that code with None there; give ROCm its own branch that reads "
+         "torch.version.hip (`elif torch.version.hip:`)")
 
 PARSERS = {"float", "int", "tuple", "list", "map", "packaging.version.parse", "packaging.version.Version",
            "distutils.version.LooseVersion", "distutils.version.StrictVersion", "pkg_resources.parse_version",
@@ -77,23 +81,25 @@ class TorchVersionCuda(PythonRule):
         if not re.search(rb"version\.cuda|version import", ctx.data):  # cheap test first: most files never name it
             return
         idx = index(ctx)
+        uses = [node for node in [*idx.attributes, *idx.names] if not idx.inside_import(node)
+                and NAME in ctx.qualified_names(node)
+                and not (isinstance(node, cst.Name) and getattr(idx.parent(node), "attr", None) is node)]
         holders = set()
-        for node in [*idx.attributes, *idx.names]:
-            if idx.inside_import(node) or NAME not in ctx.qualified_names(node):
-                continue
-            if isinstance(node, cst.Name) and getattr(idx.parent(node), "attr", None) is node:
-                continue
+        for node in uses:
             parent = idx.parent(node)
             if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
-                    and isinstance(parent.targets[0].target, cst.Name):
+                    and isinstance(parent.targets[0].target, cst.Name) \
+                    and idx.followed(parent.targets[0].target.value) is not None:
                 holders.add(parent.targets[0].target.value)
-            yield from self._use(ctx, idx, node, fix=True)
-        for name in holders:
-            if idx.followed(name) is None:
-                continue
-            for node in idx.names:
-                if node.value == name and self._loads(idx, node):
-                    yield from self._use(ctx, idx, node, fix=False)
+        held = [node for node in idx.names if node.value in holders and self._loads(idx, node)]
+        reads = {*uses, *held}
+        # the code that runs only once a test has found torch.version.cuda set: a use there is never reached on ROCm
+        covered = [ctx.byte_span(region) for node in reads if _is_test(idx, node)
+                   for region in guarded(ctx, idx, node, certain=True)]
+        for node in uses:
+            yield from self._use(ctx, idx, node, reads, covered, fix=True)
+        for node in held:
+            yield from self._use(ctx, idx, node, reads, covered, fix=False)
 
     @staticmethod
     def _loads(idx, node: cst.Name) -> bool:
@@ -102,13 +108,15 @@ class TorchVersionCuda(PythonRule):
             return False
         return not isinstance(parent, (cst.Param, cst.Arg)) or getattr(parent, "keyword", None) is not node
 
-    def _use(self, ctx, idx, node, fix: bool):
+    def _use(self, ctx, idx, node, reads: set, covered: list, fix: bool):
         parent = idx.parent(node)
         text = ctx.text(*ctx.byte_span(node))
         hip = _hip(ctx, node) if fix else None
         if _mentions_hip(ctx, idx, node):
             return  # `torch.version.cuda or torch.version.hip`: already looks at both
-        is_test = _truth_test(idx, node, parent) or (isinstance(parent, cst.Comparison) and _none_test(parent, node))
+        is_test = _is_test(idx, node)
+        if is_test and handles_rocm(ctx, idx, node):
+            return  # `if torch.version.cuda: ... elif torch.version.hip: ...`: ROCm has its own code already
         if is_test and hip is not None and _guards_a_use(ctx, idx, node):
             # `torch.version.cuda is not None and torch.version.cuda >= "11.8"`: accepting torch.version.hip
             # here would let None reach the use; the use itself is reported
@@ -116,6 +124,13 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, f"{text} guards a use of the CUDA version string in the same "
                                f"expression: {GUARD}")
             return
+        if is_test and reads_in(guarded(ctx, idx, node), lambda n: n in reads and not _is_test(idx, n)) is not None:
+            # `if torch.version.cuda: v = torch.version.cuda`: accepting torch.version.hip would run that with None
+            start, end = ctx.byte_span(node if not isinstance(parent, cst.Comparison) else parent)
+            yield self.finding(ctx, start, end, READS.format(text=text))
+            return
+        if not is_test and any(a <= ctx.byte_span(node)[0] < b for a, b in covered):
+            return  # under `if torch.version.cuda:`: never reached on ROCm; that test is what is reported, or kept
         # truth tests
         if _truth_test(idx, node, parent):
             start, end = ctx.byte_span(node)
@@ -163,6 +178,12 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, TRUTH, edits=[Edit(start, end, new)], title="Accept torch.version.hip")
             return
         yield self.finding(ctx, start, end, PARSE.format(what="comparison"))
+
+
+def _is_test(idx, node) -> bool:
+    """A truth test of `node`, or `node is None` / `node is not None`."""
+    parent = idx.parent(node)
+    return _truth_test(idx, node, parent) or (isinstance(parent, cst.Comparison) and _none_test(parent, node))
 
 
 def _none_test(comparison: cst.Comparison, node) -> bool:

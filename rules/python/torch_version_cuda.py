@@ -13,7 +13,12 @@ Fix (safe) for the tests that only ask whether it is set: accept `torch.version.
 `x is not None or torch.version.hip is not None`, `x is None` → `x is None and torch.version.hip is None`,
 parenthesised where the surrounding operator would bind otherwise (`not (...)`, `a and (...)`, `y = (...) + 1`).
 The code under such a test was written for PyTorch's GPU build: that is the branch a ROCm build needs too (other
-rules report what in it is CUDA-only). No fix where the test guards a use of the string in the same expression
+rules report what in it is CUDA-only). Kept as it is, with no finding, where the code around the test already
+handles ROCm (migrate/python/build_tests.py): an `elif torch.version.hip:` (or an `else:` that tests or reads it, the
+other arm of `a if torch.version.cuda else b`, an `if IS_ROCM:` or `HAS_HIP = ...` just before or after); accepting
+torch.version.hip there would send ROCm down the CUDA branch and leave its own code dead. Reported (WARNING) without a
+fix where the code the test guards reads `torch.version.cuda` (or the name bound to it): the rewrite would run it
+with None on ROCm; give ROCm its own branch that reads `torch.version.hip`. No fix where the test guards a use of the string in the same expression
 (`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting `torch.version.hip` there would
 hand None to the use, so it is reported for a hand edit. Comparisons and parsing of the string are reported (WARNING) without a fix:
 a CUDA version number means nothing on ROCm; compare `torch.version.hip` there.
@@ -58,6 +63,20 @@ class TorchVersionCuda(PythonRule):
         Valid("import torch\nlog.info('built with %s', torch.version.cuda)\nv = str(torch.version.git_version)\n"),
         Valid("import torch\n\nif torch.version.hip:\n    backend = 'rocm'\nelif torch.version.cuda:\n"
               "    backend = 'cuda'\nelse:\n    backend = 'cpu'\n"),
+        # ROCm handled already: an elif, an else, the other arm, the statement before
+        Valid("import torch\n\nif torch.version.cuda:\n    v = torch.version.cuda\nelif torch.version.hip:\n"
+              "    v = torch.version.hip\nelse:\n    v = None\n"),
+        Valid("import torch\n\nif torch.version.cuda is not None:\n    backend = 'cuda'\nelse:\n"
+              "    backend = 'rocm' if torch.version.hip else 'cpu'\n"),
+        Valid("import torch\n\nversion = torch.version.cuda if torch.version.cuda else torch.version.hip\n"),
+        Valid("import torch\n\nIS_ROCM = torch.version.hip is not None\nif IS_ROCM:\n    backend = 'rocm'\n"
+              "if torch.version.cuda:\n    backend = 'cuda'\n"),
+        # the guarded code reads the value: no fix
+        Invalid("import torch\n\nif torch.version.cuda:\n    print('CUDA', torch.version.cuda)\n", line=3,
+                message=READS.format(text="torch.version.cuda")),
+        Invalid("import torch\n\ncuda_version = torch.version.cuda\n\n\ndef runtime():\n"
+                "    if cuda_version is None:\n        return 'cpu'\n    return 'cuda ' + cuda_version\n", line=7,
+                message=READS.format(text="cuda_version")),
         Invalid("import torch\n\nif torch.version.cuda:\n    backend = 'gpu'\nassert torch.version.cuda, 'GPU build'\n"
                 "HAS_GPU = torch.version.cuda is not None\nCPU_ONLY = not torch.version.cuda\n",
                 fixed="import torch\n\nif torch.version.cuda or torch.version.hip:\n    backend = 'gpu'\n"

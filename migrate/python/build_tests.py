@@ -84,6 +84,19 @@ def guarded(ctx, idx, node: cst.CSTNode, certain: bool = False) -> list[cst.CSTN
     return []
 
 
+def evaluated_after(idx, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The operands of `and`s evaluated only once the test of `node` (`node`, `node is not None`) was true: `b` and
+    `c` in `node and b and c`."""
+    found, child, parent = [], node, idx.parent(node)
+    if isinstance(parent, cst.Comparison) and parent.left is child and len(parent.comparisons) == 1 \
+            and isinstance(parent.comparisons[0].operator, cst.IsNot):
+        child, parent = parent, idx.parent(parent)
+    while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And) and parent.left is child:
+        found.append(parent.right)
+        child, parent = parent, idx.parent(parent)
+    return found
+
+
 def reads_in(roots: list[cst.CSTNode], reads: Callable[[cst.CSTNode], bool]) -> cst.CSTNode | None:
     """The first node under `roots` for which `reads` holds, else None."""
     for root in roots:

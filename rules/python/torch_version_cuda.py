@@ -21,16 +21,18 @@ fix where the code the test guards reads `torch.version.cuda` (or the name bound
 with None on ROCm; give ROCm its own branch that reads `torch.version.hip`. No fix where the test guards a use of the string in the same expression
 (`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting `torch.version.hip` there would
 hand None to the use, so it is reported for a hand edit. Comparisons and parsing of the string are reported (WARNING) without a fix:
-a CUDA version number means nothing on ROCm; compare `torch.version.hip` there.
+a CUDA version number means nothing on ROCm; compare `torch.version.hip` there. Not where only a test that found the
+string set reaches them (its body, the rest of its `and`): ROCm never gets there, and that test is reported or kept.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import libcst as cst
 
 from migrate.model import Edit, Severity
-from migrate.python.build_tests import guarded, handles_rocm, reads_in
+from migrate.python.build_tests import evaluated_after, guarded, handles_rocm, reads_in
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -53,6 +55,17 @@ PARSERS = {"float", "int", "tuple", "list", "map", "packaging.version.parse", "p
 OPEN = (cst.If, cst.While, cst.Assert, cst.Assign, cst.AnnAssign, cst.Return, cst.Arg, cst.IfExp)
 
 
+@dataclass(frozen=True)
+class Around:
+    """What the file says around each use: the nodes that read torch.version.cuda (itself, or a name bound to it),
+    the tests kept because the code around them handles ROCm, and the byte ranges reached only once a test has
+    found torch.version.cuda set."""
+
+    reads: set
+    kept: set
+    covered: list[tuple[int, int]]
+
+
 class TorchVersionCuda(PythonRule):
     code = "PY009"
     severity = Severity.WARNING
@@ -71,6 +84,10 @@ class TorchVersionCuda(PythonRule):
         Valid("import torch\n\nversion = torch.version.cuda if torch.version.cuda else torch.version.hip\n"),
         Valid("import torch\n\nIS_ROCM = torch.version.hip is not None\nif IS_ROCM:\n    backend = 'rocm'\n"
               "if torch.version.cuda:\n    backend = 'cuda'\n"),
+        # the comparison and parsing under a kept test are never reached on ROCm
+        Valid("import torch\n\nif torch.version.cuda is not None and torch.version.cuda >= '11.8':\n"
+              "    major = int(torch.version.cuda.split('.')[0])\nelif torch.version.hip:\n"
+              "    major = int(torch.version.hip.split('.')[0])\n"),
         # the guarded code reads the value: no fix
         Invalid("import torch\n\nif torch.version.cuda:\n    print('CUDA', torch.version.cuda)\n", line=3,
                 message=READS.format(text="torch.version.cuda")),
@@ -112,13 +129,17 @@ class TorchVersionCuda(PythonRule):
                 holders.add(parent.targets[0].target.value)
         held = [node for node in idx.names if node.value in holders and self._loads(idx, node)]
         reads = {*uses, *held}
+        tests = [node for node in uses + held if _is_test(idx, node)]
+        kept = {node for node in tests if handles_rocm(ctx, idx, node)}
         # the code that runs only once a test has found torch.version.cuda set: a use there is never reached on ROCm
-        covered = [ctx.byte_span(region) for node in reads if _is_test(idx, node)
-                   for region in guarded(ctx, idx, node, certain=True)]
+        # (nor is the rest of an `and` after a kept test: `if cuda and cuda >= "11.8": ... elif hip: ...`)
+        covered = [ctx.byte_span(region) for node in tests for region in guarded(ctx, idx, node, certain=True)]
+        covered += [ctx.byte_span(operand) for node in kept for operand in evaluated_after(idx, node)]
+        around = Around(reads, kept, covered)
         for node in uses:
-            yield from self._use(ctx, idx, node, reads, covered, fix=True)
+            yield from self._use(ctx, idx, node, around, fix=True)
         for node in held:
-            yield from self._use(ctx, idx, node, reads, covered, fix=False)
+            yield from self._use(ctx, idx, node, around, fix=False)
 
     @staticmethod
     def _loads(idx, node: cst.Name) -> bool:
@@ -127,14 +148,14 @@ class TorchVersionCuda(PythonRule):
             return False
         return not isinstance(parent, (cst.Param, cst.Arg)) or getattr(parent, "keyword", None) is not node
 
-    def _use(self, ctx, idx, node, reads: set, covered: list, fix: bool):
+    def _use(self, ctx, idx, node, around: Around, fix: bool):
         parent = idx.parent(node)
         text = ctx.text(*ctx.byte_span(node))
         hip = _hip(ctx, node) if fix else None
         if _mentions_hip(ctx, idx, node):
             return  # `torch.version.cuda or torch.version.hip`: already looks at both
         is_test = _is_test(idx, node)
-        if is_test and handles_rocm(ctx, idx, node):
+        if node in around.kept:
             return  # `if torch.version.cuda: ... elif torch.version.hip: ...`: ROCm has its own code already
         if is_test and hip is not None and _guards_a_use(ctx, idx, node):
             # `torch.version.cuda is not None and torch.version.cuda >= "11.8"`: accepting torch.version.hip
@@ -143,12 +164,13 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, f"{text} guards a use of the CUDA version string in the same "
                                f"expression: {GUARD}")
             return
-        if is_test and reads_in(guarded(ctx, idx, node), lambda n: n in reads and not _is_test(idx, n)) is not None:
+        if is_test and reads_in(guarded(ctx, idx, node),
+                                lambda n: n in around.reads and not _is_test(idx, n)) is not None:
             # `if torch.version.cuda: v = torch.version.cuda`: accepting torch.version.hip would run that with None
             start, end = ctx.byte_span(node if not isinstance(parent, cst.Comparison) else parent)
             yield self.finding(ctx, start, end, READS.format(text=text))
             return
-        if not is_test and any(a <= ctx.byte_span(node)[0] < b for a, b in covered):
+        if not is_test and any(a <= ctx.byte_span(node)[0] < b for a, b in around.covered):
             return  # under `if torch.version.cuda:`: never reached on ROCm; that test is what is reported, or kept
         # truth tests
         if _truth_test(idx, node, parent):

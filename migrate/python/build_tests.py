@@ -1,5 +1,6 @@
-"""A test of a CUDA build (`if torch.version.cuda:`, `HAS_GPU = torch.version.cuda is not None`) seen with the code
-around it: whether that code already handles ROCm, and what runs once the test has passed.
+"""A test of a CUDA build (`if torch.version.cuda:`, `HAS_GPU = torch.version.cuda is not None`, `if CUDA_HOME is
+None:`) seen with the code around it: whether that code already handles ROCm, and what runs once the test has found
+the CUDA build. PY009 keeps such a test, or refuses to fix it, by these; PY013 leaves it unreported.
 
 - `handles_rocm`: the test's own expression makes a ROCm test too (`torch.version.cuda and not IS_ROCM`), a later
   `elif`/`else` of its `if` (or an earlier test of the same chain) makes one or reads a ROCm attribute
@@ -10,7 +11,8 @@ around it: whether that code already handles ROCm, and what runs once the test h
   CUDA branch and leave the ROCm code that is already there dead.
 - `guarded`: the code that runs when the test finds the CUDA build: the body of `if`/`while`/the first arm of a
   conditional expression (for `not ...` and `... is None`: the `else`, and the rest of the block after a body that
-  returns or raises), and the rest of the block after `assert ...`.
+  returns or raises), and the rest of the block after `assert ...`; `evaluated_after`: the rest of an `and` after
+  the test (`cuda is not None and cuda >= "11.8"`).
 
 What counts as a ROCm test is migrate/python/guards.py's (`rocm_test`); a comparison of `torch.version.cuda` with
 None, which guards.py reads as one, is not counted here: it is the CUDA test itself.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.model import Severity
-from migrate.python.build_tests import evaluated_after, guarded, handles_rocm
+from migrate.python.build_tests import Offsets, evaluated_after, guarded, handles_rocm
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -87,11 +87,11 @@ class CppExtensionCudaHome(PythonRule):
                 uses.append((node, where, what))
         # a test whose code around already handles ROCm (`elif ROCM_HOME is not None:`) is kept, and so is what only
         # it reaches (`if CUDA_HOME is not None: nvcc = CUDA_HOME + "/bin/nvcc"`): ROCm never gets there
-        kept = [node for node, _, what in uses if what == "test" and handles_rocm(ctx, idx, node)]
-        covered = [ctx.byte_span(r) for node in kept for r in [*guarded(ctx, idx, node, certain=True),
-                                                                *evaluated_after(idx, node)]]
+        kept = {node for node, _, what in uses if what == "test" and handles_rocm(ctx, idx, node)}
+        covered = Offsets(span for node in kept for span in [*guarded(ctx, idx, node, certain=True),
+                                                              *evaluated_after(ctx, idx, node)])
         for node, where, what in uses:
-            if node in kept or any(a <= ctx.byte_span(node)[0] < b for a, b in covered):
+            if node in kept or covered.hold(ctx.byte_span(node)[0]):
                 continue
             start, end = ctx.byte_span(where)
             if start in done:

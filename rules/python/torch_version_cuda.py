@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from migrate.model import Edit, Severity
-from migrate.python.build_tests import evaluated_after, guarded, handles_rocm, reads_in
+from migrate.python.build_tests import Offsets, evaluated_after, guarded, handles_rocm
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -57,13 +57,13 @@ OPEN = (cst.If, cst.While, cst.Assert, cst.Assign, cst.AnnAssign, cst.Return, cs
 
 @dataclass(frozen=True)
 class Around:
-    """What the file says around each use: the nodes that read torch.version.cuda (itself, or a name bound to it),
-    the tests kept because the code around them handles ROCm, and the byte ranges reached only once a test has
-    found torch.version.cuda set."""
+    """What the file says around each use: where torch.version.cuda (itself, or a name bound to it) is read as a
+    value, the tests kept because the code around them handles ROCm, and the byte ranges reached only once a test
+    has found torch.version.cuda set."""
 
-    reads: set
+    values: Offsets
     kept: set
-    covered: list[tuple[int, int]]
+    covered: Offsets
 
 
 class TorchVersionCuda(PythonRule):
@@ -128,14 +128,14 @@ class TorchVersionCuda(PythonRule):
                     and idx.followed(parent.targets[0].target.value) is not None:
                 holders.add(parent.targets[0].target.value)
         held = [node for node in idx.names if node.value in holders and self._loads(idx, node)]
-        reads = {*uses, *held}
         tests = [node for node in uses + held if _is_test(idx, node)]
         kept = {node for node in tests if handles_rocm(ctx, idx, node)}
         # the code that runs only once a test has found torch.version.cuda set: a use there is never reached on ROCm
         # (nor is the rest of an `and` after a kept test: `if cuda and cuda >= "11.8": ... elif hip: ...`)
-        covered = [ctx.byte_span(region) for node in tests for region in guarded(ctx, idx, node, certain=True)]
-        covered += [ctx.byte_span(operand) for node in kept for operand in evaluated_after(idx, node)]
-        around = Around(reads, kept, covered)
+        covered = [span for node in tests for span in guarded(ctx, idx, node, certain=True)]
+        covered += [span for node in kept for span in evaluated_after(ctx, idx, node)]
+        values = [ctx.byte_span(node) for node in uses + held if not _is_test(idx, node)]
+        around = Around(Offsets(values), kept, Offsets(covered))
         for node in uses:
             yield from self._use(ctx, idx, node, around, fix=True)
         for node in held:
@@ -164,13 +164,12 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, f"{text} guards a use of the CUDA version string in the same "
                                f"expression: {GUARD}")
             return
-        if is_test and reads_in(guarded(ctx, idx, node),
-                                lambda n: n in around.reads and not _is_test(idx, n)) is not None:
+        if is_test and any(around.values.meet(*span) for span in guarded(ctx, idx, node)):
             # `if torch.version.cuda: v = torch.version.cuda`: accepting torch.version.hip would run that with None
             start, end = ctx.byte_span(node if not isinstance(parent, cst.Comparison) else parent)
             yield self.finding(ctx, start, end, READS.format(text=text))
             return
-        if not is_test and any(a <= ctx.byte_span(node)[0] < b for a, b in around.covered):
+        if not is_test and around.covered.hold(ctx.byte_span(node)[0]):
             return  # under `if torch.version.cuda:`: never reached on ROCm; that test is what is reported, or kept
         # truth tests
         if _truth_test(idx, node, parent):

@@ -364,7 +364,8 @@ def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
 
 @pytest.mark.parametrize("source", [
     # the wrong port of issue 31: the HIP branch the code already had would be dead
-    "import torch\n\nif torch.version.cuda:\n    v = torch.version.cuda\nelif torch.version.hip:\n    v = torch.version.hip\n",
+    "import torch\n\nif torch.version.cuda:\n    v = torch.version.cuda\nelif torch.version.hip:\n"
+    "    v = torch.version.hip\n",
     # a pair of flags: HAS_CUDA true on ROCm would take the CUDA branch of every `if HAS_CUDA: ... elif HAS_HIP:`
     "import torch\n\nHAS_CUDA = torch.version.cuda is not None\nHAS_HIP = torch.version.hip is not None\n",
     "import torch\nfrom vllm.platforms import current_platform\n\n"

@@ -18,11 +18,12 @@ handles ROCm (migrate/python/build_tests.py): an `elif torch.version.hip:` (or a
 other arm of `a if torch.version.cuda else b`, an `if IS_ROCM:` or `HAS_HIP = ...` just before or after); accepting
 torch.version.hip there would send ROCm down the CUDA branch and leave its own code dead. Reported (WARNING) without a
 fix where the code the test guards reads `torch.version.cuda` (or the name bound to it): the rewrite would run it
-with None on ROCm; give ROCm its own branch that reads `torch.version.hip`. No fix where the test guards a use of the string in the same expression
-(`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting `torch.version.hip` there would
-hand None to the use, so it is reported for a hand edit. Comparisons and parsing of the string are reported (WARNING) without a fix:
-a CUDA version number means nothing on ROCm; compare `torch.version.hip` there. Not where only a test that found the
-string set reaches them (its body, the rest of its `and`): ROCm never gets there, and that test is reported or kept.
+with None on ROCm; give ROCm its own branch that reads `torch.version.hip`. No fix where the test guards a use of
+the string in the same expression (`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting
+`torch.version.hip` there would hand None to the use, so it is reported for a hand edit. Comparisons and parsing of
+the string are reported (WARNING) without a fix: a CUDA version number means nothing on ROCm; compare
+`torch.version.hip` there. Not where only a test that found the string set reaches them (its body, the rest of its
+`and`): ROCm never gets there, and that test is reported or kept.
 """
 from __future__ import annotations
 

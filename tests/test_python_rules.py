@@ -372,7 +372,9 @@ def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
     "if torch.version.cuda and not current_platform.is_rocm():\n    pass\n",
     "import torch\n\ncuda_version = torch.version.cuda\nif cuda_version:\n    print('CUDA', cuda_version)\n"
     "elif torch.version.hip:\n    print('HIP', torch.version.hip)\n",
-], ids=["elif-hip", "flag-pair", "not-rocm", "holder-elif-hip"])
+    # the ROCm choice made just after: accepting hip in the first test would set the backend twice on ROCm
+    "import torch\n\nif torch.version.cuda:\n    backend = 'cuda'\nif torch.version.hip:\n    backend = 'rocm'\n",
+], ids=["elif-hip", "flag-pair", "not-rocm", "holder-elif-hip", "hip-after"])
 def test_torch_version_cuda_kept_where_rocm_is_handled(tmp_path, source):
     result = analyse(tmp_path, {"runtime.py": source})["runtime.py"]
     assert result.status is FileStatus.UNCHANGED

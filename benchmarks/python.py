@@ -3,7 +3,7 @@ own hipify (torch.utils.hipify, the anchor) over the same tree, in one run.
 
     python benchmarks/python.py [--files 1000] [--keep DIR]
 
-The tree is the 32 files of tests/python_corpus/src (Python, requirements, pyproject.toml, Dockerfiles,
+The tree is the 33 files of tests/python_corpus/src (Python, requirements, pyproject.toml, Dockerfiles,
 Kubernetes/compose/CI YAML, shell), copied round-robin into package folders until there are --files of them,
 each copy made distinct (a numbered helper appended). hipmigrate migrates it in memory (`api.analyse`: scan,
 every rule, fixes); PyTorch's hipify rewrites a copy of it out of place (its regex pass, the one that PyTorch

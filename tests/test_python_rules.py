@@ -297,3 +297,85 @@ def test_shadowed_names_are_not_touched(tmp_path):
     result = analyse(tmp_path, {"local.py": source})["local.py"]
     assert result.status is FileStatus.UNCHANGED
     assert result.findings == ()
+
+
+RUNTIME = '''\
+"""Which GPU runtime this torch was built with."""
+import torch
+
+
+def runtime_version():
+    if torch.version.cuda:
+        v = torch.version.cuda
+    elif torch.version.hip:
+        v = torch.version.hip
+    else:
+        v = None
+    return v
+
+
+def backend():
+    if torch.version.cuda is not None:
+        return "cuda"
+    else:
+        return "rocm" if torch.version.hip else "cpu"
+
+
+def cuda_major():
+    if not torch.version.cuda:
+        return None
+    return int(torch.version.cuda.split(".")[0])
+
+
+def log_runtime(log):
+    if torch.version.cuda:
+        log.info("CUDA %s", torch.version.cuda)
+
+
+def has_gpu_build():
+    return torch.version.cuda is not None
+
+
+if torch.version.cuda:
+    DEFAULT = "gpu"
+'''
+
+
+def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
+    """PY009 (issue 31): a test whose elif/else already handles ROCm is kept with no finding; one whose guarded code
+    reads torch.version.cuda (the body, or the rest of the function after `if not ...: return`) is reported without
+    a fix, and the parsing under it is not reported again; the other tests are still fixed."""
+    result = analyse(tmp_path / "src", {"runtime.py": RUNTIME})["runtime.py"]
+    assert result.new.decode() == RUNTIME.replace(
+        "    return torch.version.cuda is not None\n",
+        "    return torch.version.cuda is not None or torch.version.hip is not None\n").replace(
+        "\nif torch.version.cuda:\n", "\nif torch.version.cuda or torch.version.hip:\n")
+    assert summary(result) == [("PY009", 23, Severity.WARNING, False), ("PY009", 29, Severity.WARNING, False),
+                               ("PY009", 34, Severity.WARNING, True), ("PY009", 37, Severity.WARNING, True)]
+    reads = [f for f in result.findings if f.fix is None]
+    assert [f.message for f in reads] == [
+        "torch.version.cuda is None on ROCm builds of PyTorch, and the code this test guards reads it: accepting "
+        "torch.version.hip here would run that code with None there; give ROCm its own branch that reads "
+        "torch.version.hip (`elif torch.version.hip:`)"] * 2
+    again = analyse(tmp_path / "again", {"runtime.py": result.new.decode()})["runtime.py"]
+    assert again.status is FileStatus.UNCHANGED
+    assert [(f.code, f.span.line) for f in again.findings] == [("PY009", 23), ("PY009", 29)]
+
+
+@pytest.mark.parametrize("source", [
+    # the wrong port of issue 31: the HIP branch the code already had would be dead
+    "import torch\n\nif torch.version.cuda:\n    v = torch.version.cuda\nelif torch.version.hip:\n"
+    "    v = torch.version.hip\n",
+    # a pair of flags: HAS_CUDA true on ROCm would take the CUDA branch of every `if HAS_CUDA: ... elif HAS_HIP:`
+    "import torch\n\nHAS_CUDA = torch.version.cuda is not None\nHAS_HIP = torch.version.hip is not None\n",
+    "import torch\nfrom vllm.platforms import current_platform\n\n"
+    "if torch.version.cuda and not current_platform.is_rocm():\n    pass\n",
+    "import torch\n\ncuda_version = torch.version.cuda\nif cuda_version:\n    print('CUDA', cuda_version)\n"
+    "elif torch.version.hip:\n    print('HIP', torch.version.hip)\n",
+    # the ROCm choice made just after: accepting hip in the first test would set the backend twice on ROCm
+    "import torch\n\nif torch.version.cuda:\n    backend = 'cuda'\nif torch.version.hip:\n    backend = 'rocm'\n",
+], ids=["elif-hip", "flag-pair", "not-rocm", "holder-elif-hip", "hip-after"])
+def test_torch_version_cuda_kept_where_rocm_is_handled(tmp_path, source):
+    result = analyse(tmp_path, {"runtime.py": source})["runtime.py"]
+    assert result.status is FileStatus.UNCHANGED
+    assert result.findings == ()

@@ -50,7 +50,7 @@ def compat_branch(ctx, idx, node: cst.CSTNode, new_api: tuple[str, ...]) -> bool
     return False
 
 
-def _nodes(root: cst.CSTNode):
+def nodes(root: cst.CSTNode):
     stack = [root]
     while stack:
         node = stack.pop()
@@ -64,7 +64,7 @@ def _under(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def _uses(ctx, root: cst.CSTNode, new_api: tuple[str, ...]) -> bool:
     """Does `root` use the new API: a name that reaches it, or an import of it?"""
-    for node in _nodes(root):
+    for node in nodes(root):
         if isinstance(node, (cst.Name, cst.Attribute)):
             if any(_under(q, new_api) for q in ctx.qualified_names(node)):
                 return True
@@ -82,7 +82,7 @@ def _uses(ctx, root: cst.CSTNode, new_api: tuple[str, ...]) -> bool:
 def _torch_guard(ctx, test: cst.BaseExpression) -> bool:
     """A test of the torch version (`torch.__version__`, `TORCH_VERSION >= (2, 3)`, `is_torch_greater_than(...)`)
     or of a torch attribute's presence (`hasattr(torch, "amp")`)."""
-    for node in _nodes(test):
+    for node in nodes(test):
         if isinstance(node, (cst.Name, cst.Attribute)):
             names = ctx.qualified_names(node)
             if names & {"torch.__version__", "torch.version.__version__"}:
@@ -120,28 +120,28 @@ def _ranges(ctx) -> list[tuple[int, int]]:
         return []  # names no ROCm test: the tree is not walked
     idx = index(ctx)
     found: list[tuple[int, int]] = []
-    for node in _nodes(idx.module):
+    for node in nodes(idx.module):
         if isinstance(node, cst.If):
-            truth = _rocm(ctx, idx, node.test)
+            truth = rocm_test(ctx, idx, node.test)
             if truth == "rocm" and node.orelse is not None:
                 found.append(ctx.byte_span(node.orelse))
             elif truth == "not rocm":
                 found.append(ctx.byte_span(node.body))
         elif isinstance(node, cst.IfExp):
-            truth = _rocm(ctx, idx, node.test)
+            truth = rocm_test(ctx, idx, node.test)
             if truth == "rocm":
                 found.append(ctx.byte_span(node.orelse))
             elif truth == "not rocm":
                 found.append(ctx.byte_span(node.body))
         elif isinstance(node, cst.BooleanOperation):  # `is_rocm() or <CUDA only>`, `not IS_HIP and <CUDA only>`
-            truth = _rocm(ctx, idx, node.left)
+            truth = rocm_test(ctx, idx, node.left)
             if truth == ("rocm" if isinstance(node.operator, cst.Or) else "not rocm"):
                 found.append(ctx.byte_span(node.right))
         elif isinstance(node, (cst.IndentedBlock, cst.Module)):
             body = list(node.body)
             for i, statement in enumerate(body[:-1]):
-                if isinstance(statement, cst.If) and statement.orelse is None and _exits(ctx, statement.body) \
-                        and _rocm(ctx, idx, statement.test) == "rocm":
+                if isinstance(statement, cst.If) and statement.orelse is None and exits(ctx, statement.body) \
+                        and rocm_test(ctx, idx, statement.test) == "rocm":
                     found.append((ctx.byte_span(body[i + 1])[0], ctx.byte_span(body[-1])[1]))
                     break
     return found
@@ -157,7 +157,7 @@ def _device_type(test: cst.Comparison) -> bool:
     return False
 
 
-def _exits(ctx, body: cst.BaseSuite) -> bool:
+def exits(ctx, body: cst.BaseSuite) -> bool:
     statements = list(body.body) if isinstance(body, cst.IndentedBlock) else [body]
     if not statements:
         return False
@@ -172,17 +172,17 @@ def _exits(ctx, body: cst.BaseSuite) -> bool:
     return False
 
 
-def _rocm(ctx, idx, test: cst.BaseExpression, depth: int = 0) -> str | None:
+def rocm_test(ctx, idx, test: cst.BaseExpression, depth: int = 0) -> str | None:
     """"rocm" when `test` is true on ROCm (so its else never runs there), "not rocm" when it is false on ROCm (so its
     body never runs there), None when it cannot tell."""
     if depth > 8:
         return None
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = _rocm(ctx, idx, test.expression, depth + 1)
+        inner = rocm_test(ctx, idx, test.expression, depth + 1)
         return {"rocm": "not rocm", "not rocm": "rocm"}.get(inner)
     if isinstance(test, cst.BooleanOperation):
-        left = _rocm(ctx, idx, test.left, depth + 1)
-        right = _rocm(ctx, idx, test.right, depth + 1)
+        left = rocm_test(ctx, idx, test.left, depth + 1)
+        right = rocm_test(ctx, idx, test.right, depth + 1)
         if isinstance(test.operator, cst.Or):
             if "rocm" in (left, right):
                 return "rocm"  # true on ROCm whatever the other side
@@ -199,7 +199,7 @@ def _rocm(ctx, idx, test: cst.BaseExpression, depth: int = 0) -> str | None:
             names = ctx.qualified_names(test.left)
             if "torch.version.cuda" in names:
                 return None if positive else "rocm"  # `cuda is None` holds on ROCm (and on CPU builds)
-            inner = _rocm(ctx, idx, test.left, depth + 1)
+            inner = rocm_test(ctx, idx, test.left, depth + 1)
             if inner == "rocm":
                 return "rocm" if positive else "not rocm"
             return None
@@ -217,7 +217,7 @@ def _rocm(ctx, idx, test: cst.BaseExpression, depth: int = 0) -> str | None:
     if isinstance(test, cst.Call):
         names = ctx.qualified_names(test.func)
         if names & {"builtins.bool"} and len(test.args) == 1:
-            return _rocm(ctx, idx, test.args[0].value, depth + 1)
+            return rocm_test(ctx, idx, test.args[0].value, depth + 1)
         last = test.func.attr.value if isinstance(test.func, cst.Attribute) else \
             test.func.value if isinstance(test.func, cst.Name) else ""
         return "rocm" if _ROCM_CALL.match(last) and not test.args else None
@@ -227,7 +227,7 @@ def _rocm(ctx, idx, test: cst.BaseExpression, depth: int = 0) -> str | None:
         if isinstance(test, cst.Name):
             value = idx.followed(test.value)
             if value is not None and depth < 4:
-                inner = _rocm(ctx, idx, value, depth + 1)
+                inner = rocm_test(ctx, idx, value, depth + 1)
                 if inner is not None:
                     return inner
             return "rocm" if _ROCM_WORD.match(test.value) else None

@@ -12,13 +12,16 @@ silently takes the CPU-only branch (the extension is built without its GPU code,
 What to use (reported, no fix: what the code does with the toolkit decides): `ROCM_HOME` (from the same module) for
 the toolkit's folder, `torch.version.hip` (or `IS_HIP_EXTENSION`) to know the build is for ROCm, `hipcc --version`
 or `torch.version.hip` for the HIP version; nvcc-version gates (`bare_metal_version >= Version("11.8")`) have no
-meaning there. A use in code that never runs on ROCm (the `else:` of `if IS_HIP_EXTENSION:`) is not reported.
+meaning there. A use in code that never runs on ROCm (the `else:` of `if IS_HIP_EXTENSION:`) is not reported, nor
+a test whose code around already handles ROCm (`elif ROCM_HOME is not None:`, `CUDA_HOME is None and ROCM_HOME
+is None`; migrate/python/build_tests.py), nor a use that only such a test reaches.
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from migrate.model import Severity
+from migrate.python.build_tests import Offsets, evaluated_after, guarded, handles_rocm
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -45,6 +48,11 @@ class CppExtensionCudaHome(PythonRule):
         Valid("import torch\nfrom torch.utils.cpp_extension import CUDA_HOME, ROCM_HOME\n\n"
               "has_rocm = torch.version.hip is not None\n\n\ndef toolkit_bin():\n    if not has_rocm:\n"
               "        return CUDA_HOME + '/bin'\n    return ROCM_HOME + '/bin'\n"),
+        # ROCm handled beside the test: an elif, the same expression
+        Valid("from torch.utils.cpp_extension import CUDA_HOME, ROCM_HOME\n\nif CUDA_HOME is not None:\n"
+              "    nvcc = CUDA_HOME + '/bin/nvcc'\nelif ROCM_HOME is not None:\n    hipcc = ROCM_HOME + '/bin/hipcc'\n"),
+        Valid("from torch.utils.cpp_extension import CUDA_HOME, ROCM_HOME\n\nif CUDA_HOME is None and ROCM_HOME is None:\n"
+              "    raise RuntimeError('no GPU toolkit found')\n"),
         Invalid("import subprocess\n\nfrom torch.utils.cpp_extension import CUDA_HOME\n\n\n"
                 "def get_cuda_bare_metal_version(cuda_dir):\n"
                 "    raw_output = subprocess.check_output([cuda_dir + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"
@@ -65,6 +73,7 @@ class CppExtensionCudaHome(PythonRule):
             return
         idx = index(ctx)
         done: set[int] = set()
+        uses = []
         for node in [*idx.names, *idx.attributes]:
             if idx.inside_import(node) or NAME not in ctx.qualified_names(node):
                 continue
@@ -74,7 +83,15 @@ class CppExtensionCudaHome(PythonRule):
             if isinstance(parent, (cst.AssignTarget,)):
                 continue
             where, what = _use(idx, node)
-            if where is None:
+            if where is not None:
+                uses.append((node, where, what))
+        # a test whose code around already handles ROCm (`elif ROCM_HOME is not None:`) is kept, and so is what only
+        # it reaches (`if CUDA_HOME is not None: nvcc = CUDA_HOME + "/bin/nvcc"`): ROCm never gets there
+        kept = {node for node, _, what in uses if what == "test" and handles_rocm(ctx, idx, node)}
+        covered = Offsets(span for node in kept for span in [*guarded(ctx, idx, node, certain=True),
+                                                              *evaluated_after(ctx, idx, node)])
+        for node, where, what in uses:
+            if node in kept or covered.hold(ctx.byte_span(node)[0]):
                 continue
             start, end = ctx.byte_span(where)
             if start in done:

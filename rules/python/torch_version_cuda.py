@@ -13,18 +13,27 @@ Fix (safe) for the tests that only ask whether it is set: accept `torch.version.
 `x is not None or torch.version.hip is not None`, `x is None` → `x is None and torch.version.hip is None`,
 parenthesised where the surrounding operator would bind otherwise (`not (...)`, `a and (...)`, `y = (...) + 1`).
 The code under such a test was written for PyTorch's GPU build: that is the branch a ROCm build needs too (other
-rules report what in it is CUDA-only). No fix where the test guards a use of the string in the same expression
-(`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting `torch.version.hip` there would
-hand None to the use, so it is reported for a hand edit. Comparisons and parsing of the string are reported (WARNING) without a fix:
-a CUDA version number means nothing on ROCm; compare `torch.version.hip` there.
+rules report what in it is CUDA-only). Kept as it is, with no finding, where the code around the test already
+handles ROCm (migrate/python/build_tests.py): an `elif torch.version.hip:` (or an `else:` that tests or reads it, the
+other arm of `a if torch.version.cuda else b`, an `if IS_ROCM:` or `HAS_HIP = ...` just before or after); accepting
+torch.version.hip there would send ROCm down the CUDA branch and leave its own code dead. Reported (WARNING) without a
+fix where the code the test guards reads `torch.version.cuda` (or the name bound to it): the rewrite would run it
+with None on ROCm; give ROCm its own branch that reads `torch.version.hip`. No fix where the test guards a use of
+the string in the same expression (`torch.version.cuda is not None and torch.version.cuda >= "11.8"`): accepting
+`torch.version.hip` there would hand None to the use, so it is reported for a hand edit. Comparisons and parsing of
+the string are reported (WARNING) without a fix: a CUDA version number means nothing on ROCm; compare
+`torch.version.hip` there. Not where only a test that found the string set reaches them (its body, the rest of its
+`and`): ROCm never gets there, and that test is reported or kept.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import libcst as cst
 
 from migrate.model import Edit, Severity
+from migrate.python.build_tests import Offsets, evaluated_after, guarded, handles_rocm
 from migrate.python.index import index
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -36,12 +45,26 @@ PARSE = ("torch.version.cuda is None on ROCm builds of PyTorch: this {what} rais
 GUARD = ("on ROCm it is None, so this takes the non-GPU branch; accepting torch.version.hip here would hand None "
          "to the use: decide by hand what ROCm should do (torch.version.hip holds the HIP version)")
 
+READS = ("{text} is None on ROCm builds of PyTorch, and the code this test guards reads it: accepting "
+         "torch.version.hip here would run that code with None there; give ROCm its own branch that reads "
+         "torch.version.hip (`elif torch.version.hip:`)")
 
 PARSERS = {"float", "int", "tuple", "list", "map", "packaging.version.parse", "packaging.version.Version",
            "distutils.version.LooseVersion", "distutils.version.StrictVersion", "pkg_resources.parse_version",
            "looseversion.LooseVersion"}
 # where an `a or b` needs no parentheses
 OPEN = (cst.If, cst.While, cst.Assert, cst.Assign, cst.AnnAssign, cst.Return, cst.Arg, cst.IfExp)
+
+
+@dataclass(frozen=True)
+class Around:
+    """What the file says around each use: where torch.version.cuda (itself, or a name bound to it) is read as a
+    value, the tests kept because the code around them handles ROCm, and the byte ranges reached only once a test
+    has found torch.version.cuda set."""
+
+    values: Offsets
+    kept: set
+    covered: Offsets
 
 
 class TorchVersionCuda(PythonRule):
@@ -54,6 +77,24 @@ class TorchVersionCuda(PythonRule):
         Valid("import torch\nlog.info('built with %s', torch.version.cuda)\nv = str(torch.version.git_version)\n"),
         Valid("import torch\n\nif torch.version.hip:\n    backend = 'rocm'\nelif torch.version.cuda:\n"
               "    backend = 'cuda'\nelse:\n    backend = 'cpu'\n"),
+        # ROCm handled already: an elif, an else, the other arm, the statement before
+        Valid("import torch\n\nif torch.version.cuda:\n    v = torch.version.cuda\nelif torch.version.hip:\n"
+              "    v = torch.version.hip\nelse:\n    v = None\n"),
+        Valid("import torch\n\nif torch.version.cuda is not None:\n    backend = 'cuda'\nelse:\n"
+              "    backend = 'rocm' if torch.version.hip else 'cpu'\n"),
+        Valid("import torch\n\nversion = torch.version.cuda if torch.version.cuda else torch.version.hip\n"),
+        Valid("import torch\n\nIS_ROCM = torch.version.hip is not None\nif IS_ROCM:\n    backend = 'rocm'\n"
+              "if torch.version.cuda:\n    backend = 'cuda'\n"),
+        # the comparison and parsing under a kept test are never reached on ROCm
+        Valid("import torch\n\nif torch.version.cuda is not None and torch.version.cuda >= '11.8':\n"
+              "    major = int(torch.version.cuda.split('.')[0])\nelif torch.version.hip:\n"
+              "    major = int(torch.version.hip.split('.')[0])\n"),
+        # the guarded code reads the value: no fix
+        Invalid("import torch\n\nif torch.version.cuda:\n    print('CUDA', torch.version.cuda)\n", line=3,
+                message=READS.format(text="torch.version.cuda")),
+        Invalid("import torch\n\ncuda_version = torch.version.cuda\n\n\ndef runtime():\n"
+                "    if cuda_version is None:\n        return 'cpu'\n    return 'cuda ' + cuda_version\n", line=7,
+                message=READS.format(text="cuda_version")),
         Invalid("import torch\n\nif torch.version.cuda:\n    backend = 'gpu'\nassert torch.version.cuda, 'GPU build'\n"
                 "HAS_GPU = torch.version.cuda is not None\nCPU_ONLY = not torch.version.cuda\n",
                 fixed="import torch\n\nif torch.version.cuda or torch.version.hip:\n    backend = 'gpu'\n"
@@ -77,23 +118,29 @@ class TorchVersionCuda(PythonRule):
         if not re.search(rb"version\.cuda|version import", ctx.data):  # cheap test first: most files never name it
             return
         idx = index(ctx)
+        uses = [node for node in [*idx.attributes, *idx.names] if not idx.inside_import(node)
+                and NAME in ctx.qualified_names(node)
+                and not (isinstance(node, cst.Name) and getattr(idx.parent(node), "attr", None) is node)]
         holders = set()
-        for node in [*idx.attributes, *idx.names]:
-            if idx.inside_import(node) or NAME not in ctx.qualified_names(node):
-                continue
-            if isinstance(node, cst.Name) and getattr(idx.parent(node), "attr", None) is node:
-                continue
+        for node in uses:
             parent = idx.parent(node)
             if isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
-                    and isinstance(parent.targets[0].target, cst.Name):
+                    and isinstance(parent.targets[0].target, cst.Name) \
+                    and idx.followed(parent.targets[0].target.value) is not None:
                 holders.add(parent.targets[0].target.value)
-            yield from self._use(ctx, idx, node, fix=True)
-        for name in holders:
-            if idx.followed(name) is None:
-                continue
-            for node in idx.names:
-                if node.value == name and self._loads(idx, node):
-                    yield from self._use(ctx, idx, node, fix=False)
+        held = [node for node in idx.names if node.value in holders and self._loads(idx, node)]
+        tests = [node for node in uses + held if _is_test(idx, node)]
+        kept = {node for node in tests if handles_rocm(ctx, idx, node)}
+        # the code that runs only once a test has found torch.version.cuda set: a use there is never reached on ROCm
+        # (nor is the rest of an `and` after a kept test: `if cuda and cuda >= "11.8": ... elif hip: ...`)
+        covered = [span for node in tests for span in guarded(ctx, idx, node, certain=True)]
+        covered += [span for node in kept for span in evaluated_after(ctx, idx, node)]
+        values = [ctx.byte_span(node) for node in uses + held if not _is_test(idx, node)]
+        around = Around(Offsets(values), kept, Offsets(covered))
+        for node in uses:
+            yield from self._use(ctx, idx, node, around, fix=True)
+        for node in held:
+            yield from self._use(ctx, idx, node, around, fix=False)
 
     @staticmethod
     def _loads(idx, node: cst.Name) -> bool:
@@ -102,13 +149,15 @@ class TorchVersionCuda(PythonRule):
             return False
         return not isinstance(parent, (cst.Param, cst.Arg)) or getattr(parent, "keyword", None) is not node
 
-    def _use(self, ctx, idx, node, fix: bool):
+    def _use(self, ctx, idx, node, around: Around, fix: bool):
         parent = idx.parent(node)
         text = ctx.text(*ctx.byte_span(node))
         hip = _hip(ctx, node) if fix else None
         if _mentions_hip(ctx, idx, node):
             return  # `torch.version.cuda or torch.version.hip`: already looks at both
-        is_test = _truth_test(idx, node, parent) or (isinstance(parent, cst.Comparison) and _none_test(parent, node))
+        is_test = _is_test(idx, node)
+        if node in around.kept:
+            return  # `if torch.version.cuda: ... elif torch.version.hip: ...`: ROCm has its own code already
         if is_test and hip is not None and _guards_a_use(ctx, idx, node):
             # `torch.version.cuda is not None and torch.version.cuda >= "11.8"`: accepting torch.version.hip
             # here would let None reach the use; the use itself is reported
@@ -116,6 +165,13 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, f"{text} guards a use of the CUDA version string in the same "
                                f"expression: {GUARD}")
             return
+        if is_test and any(around.values.meet(*span) for span in guarded(ctx, idx, node)):
+            # `if torch.version.cuda: v = torch.version.cuda`: accepting torch.version.hip would run that with None
+            start, end = ctx.byte_span(node if not isinstance(parent, cst.Comparison) else parent)
+            yield self.finding(ctx, start, end, READS.format(text=text))
+            return
+        if not is_test and around.covered.hold(ctx.byte_span(node)[0]):
+            return  # under `if torch.version.cuda:`: never reached on ROCm; that test is what is reported, or kept
         # truth tests
         if _truth_test(idx, node, parent):
             start, end = ctx.byte_span(node)
@@ -163,6 +219,12 @@ class TorchVersionCuda(PythonRule):
             yield self.finding(ctx, start, end, TRUTH, edits=[Edit(start, end, new)], title="Accept torch.version.hip")
             return
         yield self.finding(ctx, start, end, PARSE.format(what="comparison"))
+
+
+def _is_test(idx, node) -> bool:
+    """A truth test of `node`, or `node is None` / `node is not None`."""
+    parent = idx.parent(node)
+    return _truth_test(idx, node, parent) or (isinstance(parent, cst.Comparison) and _none_test(parent, node))
 
 
 def _none_test(comparison: cst.Comparison, node) -> bool:

@@ -4,8 +4,11 @@ AMD wavefronts on CDNA have 64 lanes, and HIP's `__shfl_*_sync`, `__ballot_sync`
 `__all_sync`, `__match_*_sync` and `__syncwarp` take a 64-bit mask (a static_assert rejects anything
 narrower). CUDA's full mask `0xffffffff` becomes the full 64-lane mask `0xffffffffffffffffull`, in the call,
 in a macro body, or in the `#define FULL_MASK 0xffffffff` that the call names (SAFE when the macro is used
-only as such a mask, else UNSAFE); any other mask is flagged, because which of 64 lanes it should name is a
-decision for the author. A mask variable declared 64-bit (`uint64_t`, `unsigned long long`, a ballot result
+only as such a mask, else UNSAFE), or in the declaration of a 32-bit variable that holds it, `unsigned mask =
+0xffffffff;` (NVIDIA's vote sample), which becomes `unsigned long long mask = 0xffffffffffffffffull;` (SAFE when
+the variable is set nowhere else and used only as such a mask, else UNSAFE); any other mask is flagged, because
+which of 64 lanes it should name is a decision for the author. From HIP 7.0 a mask of a 32-bit type does not
+compile (the static_assert), so what is left is an error there; before 7.0 CPP005 drops the mask. A mask variable declared 64-bit (`uint64_t`, `unsigned long long`, a ballot result
 held in `auto`) is fine; a ballot result kept in 32 bits is rule HAZ003's. When the target HIP is older
 than these functions, rule CPP005 uses the mask-free older forms instead.
 """
@@ -13,8 +16,9 @@ import re
 
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.declared import declared_with
+from migrate.cpp.lanes import is_32bit
 from migrate.cpp.macro_bodies import lanes, macros
-from migrate.cpp.nodes import strip_span
+from migrate.cpp.nodes import strip_span, text as node_text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 
@@ -25,6 +29,7 @@ WIDE = re.compile(r"(?:[uU][lL][lL]|[lL][lL][uU]|ull|ULL)$|uint64_t|unsigned lon
 WIDE_TYPES = frozenset({b"uint64_t", b"std::uint64_t", b"unsigned long long", b"unsigned long long int", b"long long",
                         b"int64_t", b"unsigned long", b"size_t", b"lanemask_t", b"auto"})
 NEW = (("hip_version", "7.0"),)
+STATIC_ASSERT = (7, 0)  # HIP's *_sync functions static_assert a 64-bit mask type
 FULL64 = "0xffffffffffffffffull"
 
 
@@ -62,6 +67,12 @@ class LaneMask32(HazardRule):
         Valid("__device__ int g(int v, uint64_t m) { return __shfl_xor_sync(m, v, 1); }", options=NEW),
         Valid("#define FULL (~0ull)\n__device__ int g(int v) { auto m = __ballot_sync(FULL, v); "
               "return __shfl_sync(m, v, 0); }\n", options=NEW),
+        # a variable that holds the full 32-lane mask: its declaration becomes 64-bit, once for every call
+        Invalid("__global__ void k(int* r, const int* in) {\n    unsigned int mask = 0xffffffff;\n"
+                "    r[0] = __any_sync(mask, in[0]);\n    r[1] = __all_sync(mask, in[1]);\n}\n",
+                fixed="__global__ void k(int* r, const int* in) {\n    unsigned long long mask = 0xffffffffffffffffull;\n"
+                      "    r[0] = __any_sync(mask, in[0]);\n    r[1] = __all_sync(mask, in[1]);\n}\n",
+                options=NEW, line=2),
         Valid("#define MASK32 0xffffffff\n__device__ unsigned lo(unsigned long long x) { return x & MASK32; }\n",
               options=NEW),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=NEW),
@@ -71,6 +82,8 @@ class LaneMask32(HazardRule):
         names = ctx.packs.names
         defined = None
         wide = None
+        widened: set[int] = set()  # declarations already given the 64-bit full mask
+        grade = Severity.ERROR if ctx.target_tuple >= STATIC_ASSERT else Severity.WARNING
         masks: dict[str, list[str]] = {}  # 32-bit full-mask macro -> the calls it is the mask of
         for token in ctx.code_tokens():
             if token.name not in SYNC:
@@ -106,14 +119,53 @@ class LaneMask32(HazardRule):
                     facts = lanes(ctx).facts(mask)
                     if text in facts.ballots:
                         continue  # its width is HAZ003's finding
+                    declaration = facts.declarations.get(text)
+                    if declaration is not None and declaration.id in widened:
+                        continue
+                    if declaration is not None and is_32bit(facts.declared_type(text)):
+                        fix = self._widen(ctx, facts, text, declaration)
+                        if fix is not None:
+                            widened.add(declaration.id)
+                            at, edits, applicability = fix
+                            yield self.finding(ctx, at.start_byte, at.end_byte, f"'{text}' holds the full 32-lane "
+                                               f"mask and is the lane mask of {token.name}: HIP needs a 64-bit full "
+                                               "mask", edits=edits, title=f"Declare it 64-bit, {FULL64}",
+                                               applicability=applicability, severity=grade)
+                            continue
                     if wide is None:
                         wide = declared_with(ctx, WIDE_TYPES)
                     if mask.text in wide and (text not in facts.declarations or
                                               facts.declared_type(text).text in WIDE_TYPES):
                         continue
             yield self.finding(ctx, start, end, f"lane mask '{text}' is probably 32 bits wide: HIP wants a 64-bit "
-                               "mask naming up to 64 lanes; declare it uint64_t and check which lanes it names")
+                               "mask naming up to 64 lanes; declare it uint64_t and check which lanes it names",
+                               severity=grade if mask.type == "identifier" and token.base == 0 else None)
         yield from self._macros(ctx, masks, defined or {})
+
+    @staticmethod
+    def _widen(ctx, facts, name: str, declaration):
+        """(the declaration, its edits, their grade) where a 32-bit variable declared with the full 32-lane mask
+        as its only value can be made 64-bit; None otherwise."""
+        declarator = declaration.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        if declarator is None or declarator.type != "init_declarator" or value is None or len(
+                [c for c in declaration.named_children if c.type in ("init_declarator", "identifier")]) != 1:
+            return None
+        if not FULL32.match(bare(node_text(value))):
+            return None
+        if facts.node is None:
+            return None
+        body, base = facts.node.text, facts.node.start_byte
+        word = re.escape(name.encode())
+        if re.search(rb"\b" + word + rb"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", body[declaration.end_byte - base:]) \
+                or re.search(rb"(?:\+\+|--)\s*" + word + rb"\b|\b" + word + rb"\s*(?:\+\+|--)|&\s*" + word + rb"\b", body):
+            return None  # set again, or its address taken
+        uses = len(re.findall(rb"\b" + word + rb"\b", body)) - 1
+        as_masks = len(re.findall(rb"\b(?:" + b"|".join(s.encode() for s in SYNC) + rb")\s*\(\s*" + word + rb"\s*,", body))
+        type_node = declaration.child_by_field_name("type")
+        edits = [Edit(type_node.start_byte, type_node.end_byte, "unsigned long long"),
+                 Edit(value.start_byte, value.end_byte, FULL64)]
+        return declaration, edits, Applicability.SAFE if uses == as_masks else Applicability.UNSAFE
 
     def _macros(self, ctx, masks, defined):
         for name, calls in masks.items():

@@ -1,0 +1,85 @@
+"""`min`/`max` in device code over two integers of different types: both become the type C++ would compare them in.
+
+CUDA declares `min` and `max` for every mix of int, unsigned int, long, unsigned long, long long and unsigned long
+long, so `min(n - 1, threadIdx.x)` is `umin` and gives an unsigned int. HIP's device headers declare only `T
+min(T, T)`, `int min(int, int)` and the float and double ones: with two integer types the call resolves to the
+float overload, so an index through it stops the build ("array subscript is not an integer", checked with HIP 6.4
+and 7.2 for gfx942) and a value above 2^24 through it is rounded. `threadIdx.x`, `blockDim.x` and their relatives
+are unsigned int, so the mix is common in kernels. The fix (safe) casts the argument whose type differs to the
+type of the usual arithmetic conversions, the one CUDA's overload compares in: `min((unsigned int)(n - 1),
+threadIdx.x)`. Only where both types can be told (literals, plainly declared variables and parameters, the built-in
+coordinates, casts and arithmetic over them) and only in `__device__`/`__global__` functions: host code has
+`std::min`, and HIP's host overloads for mixed types come only with `__HIP_DEFINE_MIXED_HOST_MIN_MAX__`.
+"""
+from migrate.cpp import parse
+from migrate.cpp.int_types import Types, common
+from migrate.cpp.nodes import arguments
+from migrate.model import Edit, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+CALLS = parse.query('((call_expression function: (identifier) @f arguments: (argument_list)) @call '
+                    '(#match? @f "^(min|max)$"))')
+SIMPLE = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
+
+
+def message(name: str, types: tuple[str, str], to: str) -> str:
+    return (f"{name}({types[0]}, {types[1]}) has no HIP device overload: it resolves to the float one (an index "
+            f"through it does not compile, large values are rounded); compare in {to}, as CUDA's overload does")
+
+
+class MixedSignMinMax(CppRule):
+    code = "CPP044"
+    severity = Severity.ERROR
+    examples = [
+        Invalid("__global__ void k(float* y, const float* x, int C) {\n"
+                "    int i = threadIdx.x;\n    y[min(C - 1, i + 4 * blockDim.x)] = x[i];\n}\n",
+                fixed="__global__ void k(float* y, const float* x, int C) {\n"
+                      "    int i = threadIdx.x;\n    y[min((unsigned int)(C - 1), i + 4 * blockDim.x)] = x[i];\n}\n",
+                line=3, message=message("min", ("int", "unsigned int"), "unsigned int")),
+        Invalid("__device__ long last(long n, size_t s) { return max(n, s); }\n",
+                fixed="__device__ long last(long n, size_t s) { return max((unsigned long)n, s); }\n"),
+        Invalid("__global__ void k(int* p, int n) { p[min(threadIdx.x, 31)] = n; }\n",
+                fixed="__global__ void k(int* p, int n) { p[min(threadIdx.x, (unsigned int)31)] = n; }\n"),
+        # the same types, unknown types, host code, std:: and members
+        Valid("__global__ void k(int* p, int n, int m) { p[min(n, m)] = max(threadIdx.x, blockDim.x); }\n"),
+        Valid("template <typename T> __device__ T f(T a, int b) { return min(a, b); }\n"),
+        Valid("void h(int n, unsigned u) { int x = min(n, u); }\n"),
+        Valid("__host__ __device__ int hd(int n, unsigned u) { return min(n, u); }\n"),
+        Valid("__device__ int f(int n, unsigned u) { return std::min<int>(n, u) + s.min(n, u); }\n"),
+        Valid("__global__ void k(float* p, float v, int n) { p[0] = min(v, n); }\n"),
+    ]
+
+    def check(self, ctx):
+        if b"min" not in ctx.data and b"max" not in ctx.data:
+            return
+        root = ctx.tree.root_node
+        functions = {}
+        for m in parse.matches(CALLS, root):
+            call = m["call"][0]
+            if not parse.in_device_function(call):
+                continue
+            args = arguments(call)
+            function = _function(call)
+            if len(args) != 2 or any(c.type == "__host__" for c in function.children):
+                continue  # __host__ __device__: the host side has no T min(T, T) either
+            types = functions.setdefault(function.id, Types(function, root))
+            kinds = types.of(args[0]), types.of(args[1])
+            if None in kinds or kinds[0] == kinds[1]:
+                continue
+            to = common(*kinds)
+            edits = [_cast(arg, to) for arg, kind in zip(args, kinds) if kind != to]
+            name = m["f"][0].text.decode()
+            yield self.finding(ctx, call.start_byte, call.end_byte, message(name, kinds, to), edits=edits,
+                               title=f"Compare in {to}")
+
+
+def _function(node):
+    while node.type != "function_definition":
+        node = node.parent
+    return node
+
+
+def _cast(arg, to: str) -> Edit:
+    text = arg.text.decode("utf-8", "replace")
+    wrapped = text if arg.type in SIMPLE else f"({text})"
+    return Edit(arg.start_byte, arg.end_byte, f"({to}){wrapped}")

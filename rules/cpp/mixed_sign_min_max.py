@@ -11,12 +11,16 @@ threadIdx.x)`. Only where both types can be told (literals, plainly declared var
 coordinates, casts and arithmetic over them) and only in `__device__`/`__global__` functions: host code has
 `std::min`, and HIP's host overloads for mixed types come only with `__HIP_DEFINE_MIXED_HOST_MIN_MAX__`.
 """
+import re
+
 from migrate.cpp import parse
 from migrate.cpp.int_types import Types, common
 from migrate.cpp.nodes import arguments
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
+MAYBE = re.compile(rb"\b(?:min|max)\s*\(")
+DEVICE = re.compile(rb"\b__(?:device|global)__\b")
 CALLS = parse.query('((call_expression function: (identifier) @f arguments: (argument_list)) @call '
                     '(#match? @f "^(min|max)$"))')
 SIMPLE = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
@@ -50,7 +54,7 @@ class MixedSignMinMax(CppRule):
     ]
 
     def check(self, ctx):
-        if b"min" not in ctx.data and b"max" not in ctx.data:
+        if not MAYBE.search(ctx.data) or not DEVICE.search(ctx.data):
             return
         root = ctx.tree.root_node
         functions = {}

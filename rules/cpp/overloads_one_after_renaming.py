@@ -1,0 +1,204 @@
+"""Two definitions of one function whose parameter types differ in CUDA and become the same HIP type.
+
+HIP has one type where CUDA has two: the runtime's `cudaError_t` and the driver's `CUresult` both become
+`hipError_t`, and so do `cudaStream_t`/`CUstream`, `cudaEvent_t`/`CUevent`, `cudaGraph_t`/`CUgraph` and their
+relatives. NVIDIA's `helper_cuda.h`, copied into many projects, defines `_cudaGetErrorEnum(cudaError_t)` and
+`_cudaGetErrorEnum(CUresult)`; after renaming a unit that compiles both stops with "redefinition of
+'_cudaGetErrorEnum'". Reported (an error) at the later definition, with the one it repeats. The fix (unsafe: the
+bodies may differ, here in the names they print, and calls meant for the later one then reach the earlier) defines
+a macro after the earlier definition and compiles the later one only where it is not defined, so a unit gets the
+earlier one where it has it and the later one otherwise. Definitions in branches of one `#if` that exclude each
+other do not collide; nor do templates, class members and functions in other namespaces.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+
+from migrate.cpp import parse
+from migrate.cpp.conditionals import directives
+from migrate.model import Applicability, Edit, Severity
+from migrate.rule import CppRule, Invalid, Valid
+
+WORD = re.compile(r"[A-Za-z_]\w*")
+DEFINITIONS = parse.query("(function_definition declarator: (_) @declarator) @function")
+UNSAFE = (("unsafe_fixes", True),)
+HELPER = """\
+#include <cuda.h>
+#include <cuda_runtime.h>
+static const char *_cudaGetErrorEnum(cudaError_t error) { return cudaGetErrorName(error); }
+static const char *_cudaGetErrorEnum(CUresult error) {
+  const char *ret = nullptr;
+  cuGetErrorName(error, &ret);
+  return ret ? ret : "<unknown>";
+}
+"""
+
+
+def renamed(text: str) -> str:
+    """An example as the pack renames leave it."""
+    for cuda, hip in (("cudaError_t", "hipError_t"), ("CUresult", "hipError_t"), ("cudaGetErrorName", "hipGetErrorName"),
+                      ("cuGetErrorName", "hipDrvGetErrorName"), ("cudaStream_t", "hipStream_t"), ("CUstream", "hipStream_t")):
+        text = text.replace(cuda, hip)
+    return text
+
+
+def message(name: str, cuda: str, hip: str, line: int) -> str:
+    return (f"{name}({cuda}) becomes {name}({hip}) after migration, the signature of the definition at line {line}: "
+            "a redefinition, because HIP has one type where CUDA has two; keep one definition (or guard one)")
+
+
+class OverloadsOneAfterRenaming(CppRule):
+    code = "CPP045"
+    severity = Severity.ERROR
+    applicability = Applicability.UNSAFE
+    examples = [
+        # (the unsafe fix is not applied by default: the renames only)
+        Invalid(HELPER, fixed=renamed(HELPER), line=4, message=message("_cudaGetErrorEnum", "CUresult", "hipError_t", 3)),
+        Invalid(HELPER, options=UNSAFE, fixed=renamed(HELPER).replace(
+            "{ return hipGetErrorName(error); }\n", "{ return hipGetErrorName(error); }\n"
+            "#define HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n").replace(
+            "static const char *_cudaGetErrorEnum(hipError_t error) {\n  const",
+            "#ifndef HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\nstatic const char *_cudaGetErrorEnum(hipError_t error) {\n"
+            "  const") + "#endif\n"),
+        Invalid("void wait(cudaStream_t s);\nvoid wait(cudaStream_t s) {}\nvoid wait(CUstream s) {}\n", line=3,
+                fixed="void wait(hipStream_t s);\nvoid wait(hipStream_t s) {}\nvoid wait(hipStream_t s) {}\n"),
+        # branches that exclude each other, other types after renaming, and a pair HIP keeps apart
+        Valid("#ifdef DRIVER\nvoid f(CUresult e) {}\n#else\nvoid f(cudaError_t e) {}\n#endif\n"),
+        Valid("void f(cudaError_t e) {}\nvoid f(cublasStatus_t s) {}\nvoid f(int x) {}\n"),
+        Valid("void f(cudaStream_t s) {}\nnamespace d { void f(CUstream s) {} }\n"),
+        Valid("struct S { void f(cudaStream_t s) {} };\nvoid f(CUstream s) {}\n"),
+    ]
+
+    def check(self, ctx):
+        if not any(t.name in ctx.packs.names for t in ctx.tokens):
+            return  # no CUDA name to rename, so no two signatures that become one (and no tree to parse)
+        seen: dict[tuple, tuple[str, int, int, int]] = {}  # scope, name, HIP parameters -> CUDA parameters, line,
+        #                                                  and where the definition starts and ends
+        chains = None
+        for m in parse.matches(DEFINITIONS, ctx.tree.root_node):
+            function = m["function"][0]
+            if not _at_namespace_scope(function):
+                continue
+            declarator = _function_declarator(m["declarator"][0])
+            if declarator is None:
+                continue
+            name_node = declarator.child_by_field_name("declarator")
+            params = declarator.child_by_field_name("parameters")
+            if name_node is None or params is None or name_node.type != "identifier":
+                continue
+            cuda = _parameters(params)
+            hip = ", ".join(self._renamed(ctx, p) for p in cuda)
+            key = (_scope(function), name_node.text, hip)
+            shown = ", ".join(cuda)
+            earlier = seen.get(key)
+            if earlier is None:
+                seen[key] = (shown, function.start_point[0] + 1, function.start_byte, function.end_byte)
+                continue
+            if earlier[0] == shown:
+                continue  # the same signature twice: the compiler's to judge, not a renaming's
+            chains = chains or _Chains(ctx.data)
+            if chains.exclusive(earlier[2], function.start_byte):
+                continue
+            name = name_node.text.decode()
+            macro = f"HIPMIGRATE_ONE_{name}_{hashlib.sha256(hip.encode()).hexdigest()[:6]}"
+            nl = ctx.newline
+            edits = [Edit(*[_line_end(ctx.data, earlier[3])] * 2, f"#define {macro}{nl}"),
+                     Edit(*[_line_start(ctx.data, function.start_byte)] * 2, f"#ifndef {macro}{nl}"),
+                     Edit(*[_line_end(ctx.data, function.end_byte)] * 2, f"#endif{nl}")]
+            yield self.finding(ctx, name_node.start_byte, name_node.end_byte, message(name, shown, hip, earlier[1]),
+                               edits=edits, title=f"Compile it only where the earlier one is not ({macro})")
+
+    @staticmethod
+    def _renamed(ctx, parameter: str) -> str:
+        names = ctx.packs.names
+
+        def one(m: re.Match) -> str:
+            mapping = names.get(m.group())
+            return ctx.hip_name(mapping) if mapping is not None and mapping.hip else m.group()
+        return WORD.sub(one, parameter)
+
+
+def _line_start(data: bytes, at: int) -> int:
+    return data.rfind(b"\n", 0, at) + 1
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """The start of the line after the one `at` is on (the end of the file if there is none)."""
+    newline = data.find(b"\n", at)
+    return len(data) if newline < 0 else newline + 1
+
+
+def _at_namespace_scope(function) -> bool:
+    node = function.parent
+    while node is not None and (node.type in ("declaration_list", "namespace_definition", "linkage_specification")
+                                or node.type.startswith("preproc_")):
+        node = node.parent
+    return node is not None and node.type == "translation_unit" and (
+        function.parent is None or function.parent.type != "template_declaration")
+
+
+def _scope(function) -> tuple[bytes, ...]:
+    names = []
+    node = function.parent
+    while node is not None:
+        if node.type == "namespace_definition":
+            n = node.child_by_field_name("name")
+            names.append(n.text if n is not None else b"")
+        node = node.parent
+    return tuple(reversed(names))
+
+
+def _function_declarator(node):
+    while node is not None and node.type != "function_declarator":
+        node = node.child_by_field_name("declarator")
+    return node
+
+
+def _parameters(params) -> list[str]:
+    """Each parameter's type, its name left out and spaces normalised."""
+    out = []
+    for p in params.named_children:
+        if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+            out.append(" ".join(p.text.decode("utf-8", "replace").split()))
+            continue
+        declarator = p.child_by_field_name("declarator")
+        text = p.text
+        if declarator is not None:
+            name = declarator
+            while name.child_by_field_name("declarator") is not None:
+                name = name.child_by_field_name("declarator")
+            if name.type == "identifier":
+                a, b = name.start_byte - p.start_byte, name.end_byte - p.start_byte
+                text = text[:a] + text[b:]
+        out.append(" ".join(text.decode("utf-8", "replace").split()))
+    return out
+
+
+class _Chains:
+    """Per place, the `#if` chains around it and the branch it is in, to tell branches that exclude each other."""
+
+    def __init__(self, data: bytes):
+        self.events: list[tuple[int, tuple[tuple[int, int], ...]]] = [(0, ())]
+        stack: list[tuple[int, int]] = []
+        for word, _, m in directives(data):
+            if word.startswith("if"):
+                stack.append((m.start(), m.start()))
+            elif word == "endif":
+                if stack:
+                    stack.pop()
+            elif stack:
+                stack[-1] = (stack[-1][0], m.start())
+            self.events.append((m.start(), tuple(stack)))
+
+    def _at(self, offset: int):
+        out = ()
+        for start, state in self.events:
+            if start > offset:
+                break
+            out = state
+        return out
+
+    def exclusive(self, a: int, b: int) -> bool:
+        chains_a, chains_b = dict(self._at(a)), dict(self._at(b))
+        return any(chain in chains_b and chains_b[chain] != branch for chain, branch in chains_a.items())

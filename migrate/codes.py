@@ -77,6 +77,12 @@ ENGINE_CODES = (
            "the moment it was read and the moment it would have been replaced. It is left out of the output, or "
            "(`--in-place`) not replaced, so the edit made meanwhile is kept. Run again once the tree is settled.",
            Severity.ERROR),
+    _input("INP014", "a vendored library that already supports HIP",
+           "A library under third_party/, external/, extern/, vendor/, deps/, 3rdparty/, contrib/ or a git submodule "
+           "whose C++ files already name a HIP macro or header in a preprocessor line (GLM tests __HIP__) is copied "
+           "byte for byte: it tells nvcc and hipcc apart itself, and renaming its CUDA tests would send hipcc down "
+           "its nvcc branches. One finding names the library and the line that shows it. Move it out of those "
+           "folders to have it migrated.", Severity.INFO),
     _input("INP013", "more findings of one code in a file than are listed",
            "A file with more than 1,000 findings of one code (a generated table, a pasted block) keeps the first "
            "1,000 of them, in the engine's order, and this one finding says how many more there are. Every fix was "

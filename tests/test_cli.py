@@ -257,7 +257,7 @@ def test_rules_list_is_one_line_per_rule_at_any_width(columns, monkeypatch):
     codes = sorted(r.code for r in default_registry().rules)
     starts = [line.split()[0] for line in lines[1:] if line and not line.startswith(" ")]
     packs = {f"MAP{n:03d}" for n in range(1, 100)}  # the packs' rows come after the rules
-    engine = [f"BLD{n}" for n in range(901, 911)] + ["CHK001", "ENG001"] + [f"INP{n:03d}" for n in range(1, 14)]
+    engine = [f"BLD{n}" for n in range(901, 911)] + ["CHK001", "ENG001"] + [f"INP{n:03d}" for n in range(1, 15)]
     engine += [f"PRF{n:03d}" for n in range(1, 5)]
     assert [c for c in starts if c not in packs] == codes + engine  # then the codes no rule class carries
     first = next(line for line in lines if line.startswith("CPP003 "))

@@ -29,6 +29,7 @@ from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
 from migrate.stages.late import vanished
 from migrate.stages.report import CONVERSION, section
+from migrate.stages.ported import Ported
 from migrate.stages.scan import Inventory, SourceFile, copied_link
 
 Progress = Callable[[int], None]
@@ -271,11 +272,18 @@ def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineI
         todo = [*inventory.by_rules, *inventory.cpp]  # the slower Python and build files first: a better spread
     for r in migrate_files(todo, options, target, progress):
         results[r.path] = r
-    files = [results[f.rel] if f.rel in results else _other(f, options.in_place) for f in inventory.files]
+    shown = {p.evidence: p for p in inventory.ported}
+    files = [results[f.rel] if f.rel in results else _other(f, options.in_place, shown.get(f.rel))
+             for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 
 
-def _other(f: SourceFile, in_place: bool = False) -> FileResult:
+def _other(f: SourceFile, in_place: bool = False, ported: Ported | None = None) -> FileResult:
+    if ported is not None:
+        finding = input_finding(f.rel, "INP014", f"{ported.root} already supports HIP (this file tests "
+                                f"{ported.name}): the library is copied as it is, not migrated; migrating it would "
+                                "send hipcc down the branches it keeps for nvcc", line=ported.line, severity=Severity.INFO)
+        return FileResult(f.rel, FileStatus.COPIED, (finding,))
     if f.kind == "unreadable":
         finding = input_finding(f.rel, "INP004", "cannot read this folder (permission denied): nothing in it was "
                                 "migrated, checked or copied; fix its permissions and run again", severity=Severity.ERROR)

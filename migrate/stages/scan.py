@@ -19,6 +19,7 @@ from migrate.cpp import project_names
 from migrate.errors import UsageError
 from migrate.filekinds import RULE_KINDS, classify
 from migrate.options import Options
+from migrate.stages.ported import Ported, already_ported
 
 ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 GIT_UNOPENED = re.compile(r"could not open directory '(.+?)/?': ")  # git's warning for a folder it cannot list
@@ -39,7 +40,8 @@ class SourceFile:
     rel: str  # forward slashes, relative to the root
     path: Path
     kind: str  # "cpp", one of RULE_KINDS, "other", "link", "special" (FIFO, socket, device: never opened),
-    #            "unreadable" (a folder that cannot be listed: reported, left out)
+    #            "unreadable" (a folder that cannot be listed: reported, left out), "ported" (a vendored library
+    #            that already supports HIP: copied as it is)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Inventory:
     single: bool  # the source was one file, not a folder
     files: tuple[SourceFile, ...]
     project_names: frozenset[str]  # what the headers #define or declare as types: CPP006 leaves them alone
+    ported: tuple[Ported, ...] = ()  # vendored libraries that already support HIP (migrate/stages/ported.py)
 
     @property
     def cpp(self) -> list[SourceFile]:
@@ -187,4 +190,9 @@ def collect(source: Path, options: Options) -> Inventory:
                     macros.update(project_names.declared(fh.read()))
             except OSError:
                 pass
-    return Inventory(source, False, tuple(sorted(files, key=lambda f: f.rel)), frozenset(macros))
+    ported = already_ported(source, [f.rel for f in files if f.kind == "cpp"], [f.rel for f in files])
+    roots = tuple(p.root + "/" for p in ported)
+    if roots:
+        files = [SourceFile(f.rel, f.path, "ported") if f.rel.startswith(roots) and f.kind not in (
+            "link", "special", "unreadable") else f for f in files]
+    return Inventory(source, False, tuple(sorted(files, key=lambda f: f.rel)), frozenset(macros), tuple(ported))

@@ -103,6 +103,8 @@ def write(out_dir: Path, cuda_version: str, wheels: dict, sets: list, suites: li
                 + (f" `# {second_label}`: a name hipify-perl {hipify_full} leaves alone, converted by {second_label}"
                    f" to a name the inspected HIP headers declare." if second else "")
                 + (bf16_legend if bf16 else "")
+                + (" `# same path in hipCUB`: a CUB header hipify-perl leaves alone, its hipCUB header of the same path,"
+                   " else hipCUB's umbrella header (scripts/packgen/cub_headers.py)." if fam == "cub" else "")
                 + " `# overrides.toml`: a hand-checked row."
                 + (" `# probe: ...`: what compiling against the installed HIP toolchains found (scripts/probe_packs.py)."
                    if any(k in packs[fam]["unsupported"] for k in sources.get("unsupported", {})) else ""))

@@ -21,7 +21,8 @@ import tree_sitter_requirements
 import tree_sitter_toml
 import tree_sitter_yaml
 
-from migrate.context import FileContext
+from migrate.context import FileContext, Unread
+from migrate.deploy import docker_recovery
 
 _GRAMMARS = {
     "shell": tree_sitter_bash,
@@ -149,7 +150,30 @@ class DotenvContext(GrammarContext):
 
 
 class DockerContext(GrammarContext):
+    """A Dockerfile: an instruction the grammar cannot read is left out of the tree and reported on its own
+    (migrate/deploy/docker_recovery.py); the others are migrated."""
+
     kind = "docker"
+
+    @cached_property
+    def reading(self) -> docker_recovery.Reading:
+        return docker_recovery.read(self.data, lambda data: parse("docker", data))
+
+    @cached_property
+    def tree(self) -> tree_sitter.Tree:
+        return self.reading.tree
+
+    def unread(self) -> tuple[Unread, ...]:
+        out = []
+        for blanked in self.reading.blanked:
+            instruction = blanked.instruction
+            start = self.span(instruction.start, instruction.start)
+            text = self.data[instruction.start:instruction.lines_end]
+            column = start.column + len(text) - len(text.lstrip(b" \t\f\v\r"))
+            places = tuple((s.line, s.column) for s in (self.span(at, at) for at in blanked.errors))
+            name = instruction.keyword if instruction.keyword.isalpha() else ""
+            out.append(Unread(f"{name} instruction" if name else "instruction", start.line, column, places))
+        return tuple(out)
 
 
 class YamlContext(GrammarContext):

@@ -135,8 +135,8 @@ class GrammarContext(FileContext):
     def parse_errors(self) -> list[tuple[int, int]]:
         if not self.root.has_error:
             return []
-        return [(n.start_point[0] + 1, n.start_point[1] + 1)
-                for n in walk(self.root) if n.type == "ERROR" or n.is_missing][:5]
+        return [(s.line, s.column) for s in (self.span(n.start_byte, n.start_byte)
+                for n in walk(self.root) if n.type == "ERROR" or n.is_missing)][:5]
 
 
 class ShellContext(GrammarContext):

@@ -10,7 +10,8 @@ the file's own bytes at its nodes' spans; each blanked instruction is reported (
 line with the places the grammar could not read. Parsing instruction by instruction only happens for a file whose
 tree has errors, and costs one parse per instruction: linear in the file.
 
-The copy also reads what the grammar does not know but Docker does: `\\r\\n` line ends (the `\\r` becomes a blank),
+The copy also reads what the grammar does not know but Docker does: `\\r\\n` line ends (the `\\r` becomes a line break:
+an empty line, which the grammar skips after a continuation, where a blank would end it),
 a last line without its line break (one is added), a byte order mark (blanks), and under `# escape=`` ` the
 backtick that continues a line (a backslash in the copy; a backslash at a line's end is then plain text, a blank).
 """
@@ -23,7 +24,7 @@ from typing import Callable
 
 import tree_sitter
 
-from migrate.deploy.docker_instructions import BOM, Instruction, layout
+from migrate.deploy.docker_instructions import BOM, Instruction, Layout, layout
 
 _LINE_END = re.compile(rb"([`\\]?)([ \t]*)\r?\n")
 _ROUNDS = 3  # re-parses after blanking: the first finds the instructions that fail alone; later ones, any left
@@ -40,24 +41,25 @@ class Blanked:
 @dataclass(frozen=True)
 class Reading:
     tree: tree_sitter.Tree
+    escape: bytes  # the line-continuation character (`# escape=`)
     blanked: tuple[Blanked, ...]
 
 
-def grammar_copy(data: bytes) -> tuple[bytearray, tuple[Instruction, ...]]:
+def grammar_copy(data: bytes) -> tuple[bytearray, Layout]:
     """The copy of `data` the grammar reads (same offsets; a line break added after a last line without one), and
-    the file's instructions."""
+    the file's layout."""
     found = layout(data)
     copy = bytearray(data if data.endswith(b"\n") or not data else data + b"\n")
     if copy.startswith(BOM):
         copy[:len(BOM)] = b"   "
     for match in re.finditer(rb"\r\n", copy):
-        copy[match.start()] = 0x20
+        copy[match.start()] = 0x0A  # an empty line: the grammar reads no `\r` after a line's continuation or heredoc
     if found.escape == b"`":
         for instruction in found.instructions:
             for match in _LINE_END.finditer(copy, instruction.start, instruction.lines_end):
                 if match[1]:
                     copy[match.start()] = 0x5C if match[1] == b"`" else 0x20
-    return copy, found.instructions
+    return copy, found
 
 
 def _errors(node: tree_sitter.Node, shift: int) -> list[int]:
@@ -90,10 +92,11 @@ def _blank(copy: bytearray, instruction: Instruction) -> None:
 def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
     """The tree of a Dockerfile, with the instructions the grammar could not read blanked out of it; the tree still
     has errors only where blanking every instruction that holds one did not clear them."""
-    copy, instructions = grammar_copy(data)
+    copy, found = grammar_copy(data)
+    instructions = found.instructions
     tree = parse(bytes(copy))
     if not tree.root_node.has_error:
-        return Reading(tree, ())
+        return Reading(tree, found.escape, ())
     blanked: dict[int, Blanked] = {}
     for i, instruction in enumerate(instructions):
         alone = parse(bytes(copy[instruction.start:instruction.end]))
@@ -109,7 +112,7 @@ def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
         if not more:
             break
         blanked.update(more)
-    return Reading(tree, tuple(blanked[i] for i in sorted(blanked)))
+    return Reading(tree, found.escape, tuple(blanked[i] for i in sorted(blanked)))
 
 
 def _holding(instructions, errors: list[int], known: dict[int, Blanked]) -> dict[int, Blanked]:

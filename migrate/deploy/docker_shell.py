@@ -20,6 +20,7 @@ on the file's bytes of what they read.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -29,6 +30,7 @@ SHELLS = {"sh", "bash", "dash", "ash", "zsh", "ksh", "mksh"}
 _VALUED_LONG = {"--rcfile", "--init-file"}
 _ESCAPES = {ord('"'): b'"', ord("\\"): b"\\", ord("/"): b"/", ord("b"): b"\b", ord("f"): b"\f", ord("n"): b"\n",
             ord("r"): b"\r", ord("t"): b"\t"}
+_CONTINUES = re.compile(rb"[ \t]*(?:\r?\n|$)")
 _INSTRUCTIONS = ("run_instruction", "cmd_instruction", "entrypoint_instruction")
 
 
@@ -38,7 +40,8 @@ class ShellText:
 
     text: bytes
     start: int  # the file byte of text[0] (shell form: text is the file's bytes from there)
-    sources: tuple[int, ...] = ()  # exec form: the file byte each byte of text comes from, then the string's end
+    sources: tuple[int, ...] = ()  # the file byte each byte of text comes from, then the end (exec form; shell form
+    # with \\r\\n line ends or a backtick escape): empty when text is the file's bytes from `start`
     quote: str = ""  # '"' for the content of a JSON string or a double-quoted YAML scalar, "'" for a single-quoted one
 
     def at(self, offset: int) -> int:
@@ -136,12 +139,30 @@ def _shell_index(words: list[str]) -> int | None:
     return i if has_c and i < len(words) else None
 
 
+def shell_form(raw: bytes, start: int, escape: bytes) -> ShellText:
+    """The shell text of a shell-form instruction written as `raw` from the file byte `start`: the bytes as written,
+    but for the `\\r` of each `\\r\\n` (bash would read `\\` then `\\r` as an escaped character, not a
+    continuation) and, under `# escape=``, a backtick that continues a line, which is a backslash for bash."""
+    if b"\r\n" not in raw and escape == b"\\":
+        return ShellText(raw, start)
+    text, sources = bytearray(), []
+    for i, byte in enumerate(raw):
+        if byte == 0x0D and raw[i + 1:i + 2] == b"\n":
+            continue
+        if byte == 0x60 and escape == b"`" and _CONTINUES.match(raw, i + 1):
+            byte = 0x5C
+        text.append(byte)
+        sources.append(start + i)
+    sources.append(start + len(raw))
+    return ShellText(bytes(text), start, tuple(sources))
+
+
 def shell_texts(ctx) -> Iterator[ShellText]:
     """Every piece of shell text of a Dockerfile context, in document order."""
     data = ctx.data
     for node in ctx.nodes("shell_command", *_INSTRUCTIONS):
         if node.type == "shell_command":
-            yield ShellText(data[node.start_byte:node.end_byte], node.start_byte)
+            yield shell_form(data[node.start_byte:node.end_byte], node.start_byte, ctx.reading.escape)
             continue
         array = next((c for c in node.children if c.type == "json_string_array"), None)
         if array is None:

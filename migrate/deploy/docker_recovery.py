@@ -26,7 +26,7 @@ import tree_sitter
 
 from migrate.deploy.docker_instructions import BOM, Instruction, Layout, layout
 
-_LINE_END = re.compile(rb"([`\\]?)([ \t]*)\r?\n")
+_LINE_END = re.compile(rb"([`\\]?)([ \t]*)\n")  # in the copy, whose `\r\n` are `\n\n` already
 _ROUNDS = 3  # re-parses after blanking: the first finds the instructions that fail alone; later ones, any left
 
 
@@ -51,14 +51,14 @@ def grammar_copy(data: bytes) -> tuple[bytearray, Layout]:
     found = layout(data)
     copy = bytearray(data if data.endswith(b"\n") or not data else data + b"\n")
     if copy.startswith(BOM):
-        copy[:len(BOM)] = b"   "
+        copy[:len(BOM)] = b"\n" * len(BOM)
     for match in re.finditer(rb"\r\n", copy):
-        copy[match.start()] = 0x0A  # an empty line: the grammar reads no `\r` after a line's continuation or heredoc
-    if found.escape == b"`":
-        for instruction in found.instructions:
-            for match in _LINE_END.finditer(copy, instruction.start, instruction.lines_end):
-                if match[1]:
-                    copy[match.start()] = 0x5C if match[1] == b"`" else 0x20
+        copy[match.start()] = 0x0A
+    for instruction in found.instructions:
+        for match in _LINE_END.finditer(copy, instruction.start, instruction.lines_end):
+            copy[match.start(2):match.end(2)] = b"\n" * (match.end(2) - match.start(2))
+            if match[1] and found.escape == b"`":
+                copy[match.start(1)] = 0x5C if match[1] == b"`" else 0x5F
     return copy, found
 
 
@@ -95,32 +95,42 @@ def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
     copy, found = grammar_copy(data)
     instructions = found.instructions
     tree = parse(bytes(copy))
-    if not tree.root_node.has_error:
+    if not _faults(tree, instructions):
         return Reading(tree, found.escape, ())
     blanked: dict[int, Blanked] = {}
     for i, instruction in enumerate(instructions):
-        alone = parse(bytes(copy[instruction.start:instruction.end]))
+        piece = bytes(copy[instruction.start:instruction.end])
+        alone = parse(piece if piece.endswith(b"\n") else piece + b"\n")
         if alone.root_node.has_error:
             blanked[i] = Blanked(instruction, tuple(_errors(alone.root_node, instruction.start)[:5]))
     for _ in range(_ROUNDS):
-        for u in blanked.values():
-            _blank(copy, u.instruction)
+        for b in blanked.values():
+            _blank(copy, b.instruction)
         tree = parse(bytes(copy))
-        if not tree.root_node.has_error:
-            break
-        more = _holding(instructions, _errors(tree.root_node, 0), blanked)
+        more = {i: at for i, at in _faults(tree, instructions).items() if i >= 0 and i not in blanked}
         if not more:
             break
-        blanked.update(more)
+        blanked.update((i, Blanked(instructions[i], tuple(at[:5]))) for i, at in more.items())
     return Reading(tree, found.escape, tuple(blanked[i] for i in sorted(blanked)))
 
 
-def _holding(instructions, errors: list[int], known: dict[int, Blanked]) -> dict[int, Blanked]:
-    """The instructions not in `known` that hold one of the file bytes `errors`, with those bytes."""
+def _faults(tree: tree_sitter.Tree, instructions: tuple[Instruction, ...]) -> dict[int, list[int]]:
+    """Where the tree and Docker disagree, by instruction (its index, then file bytes): an error, or an instruction
+    node that runs on past the end of the instruction it starts in (the grammar reads a line with trailing blanks,
+    or `COPY` without arguments, as continued)."""
     starts = [instruction.start for instruction in instructions]
+
+    def owner(at: int) -> int | None:
+        i = bisect.bisect_right(starts, at) - 1
+        return i if i >= 0 and at < instructions[i].end else None
+
     found: dict[int, list[int]] = {}
-    for error in errors:
-        i = bisect.bisect_right(starts, error) - 1
-        if i >= 0 and error < instructions[i].end and i not in known:
-            found.setdefault(i, []).append(error)
-    return {i: Blanked(instructions[i], tuple(at[:5])) for i, at in found.items()}
+    root = tree.root_node
+    for at in _errors(root, 0) if root.has_error else ():
+        i = owner(at)
+        found.setdefault(-1 if i is None else i, []).append(at)  # -1: outside every instruction
+    for node in root.named_children:
+        i = owner(node.start_byte)
+        if node.type != "comment" and i is not None and node.end_byte > instructions[i].end:
+            found.setdefault(i, []).append(instructions[i].end)
+    return found

@@ -135,7 +135,8 @@ RUN echo 'alias ll='"'"'ls -l'"'"'' >> ~/.bashrc && \\
     # a comment in the middle
 
     pip install torch==2.3.1+cu121
-RUN echo 'export PS1='"'"'\\[\\e[1;32m\\]\\u@\\h\\[\\e[0m\\]:\\w\\$ '"'"'' >> /root/.bashrc
+RUN echo 'export PS1='"'"'\\[\\e[1;32m\\]\\u@\\h\\[\\e[0m\\]:\\w\\$ '"'"'' >> /root/.bashrc && \\
+    pip install torch==2.3.1+cu121
 ENV CUDA_HOME=/usr/local/cuda
 """
 MIGRATED = (DOCKERFILE
@@ -145,10 +146,10 @@ MIGRATED = (DOCKERFILE
                      "torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0")
             .replace('"pip install torch==2.3.1+cu121"', '"pip install torch==2.3.1+rocm6.0"')
             .replace("torchaudio==2.3.1+cu121", "torchaudio==2.3.1+rocm6.0")
-            .replace("    pip install torch==2.3.1+cu121", "    pip install torch==2.3.1+rocm6.0")
+            .replace("\n    pip install torch==2.3.1+cu121", "\n    pip install torch==2.3.1+rocm6.0")
             .replace("CUDA_HOME=/usr/local/cuda", "ROCM_PATH=/opt/rocm"))
-FINDINGS = [("INP001", 6), ("INP001", 8), ("INP001", 30), ("PY021", 7), ("PY022", 31), ("PY040", 11),
-            ("PY041", 11), ("PY041", 23), ("PY041", 25), ("PY041", 29), ("PY050", 3)]
+FINDINGS = [("INP001", 6), ("INP001", 8), ("PY021", 7), ("PY022", 32), ("PY040", 11), ("PY041", 11),
+            ("PY041", 23), ("PY041", 25), ("PY041", 29), ("PY041", 31), ("PY050", 3)]
 
 
 def test_every_instruction_form_is_migrated_but_those_the_grammar_fails_on(tmp_path):
@@ -164,7 +165,6 @@ def test_the_instruction_left_unchanged_is_named_with_where_the_grammar_stopped(
     assert unread == [
         (6, 1, "tree-sitter could not parse this LABEL instruction (at 6:7)" + tail, ("6:7",)),
         (8, 1, "tree-sitter could not parse this ENV instruction (at 8:15)" + tail, ("8:15",)),
-        (30, 1, "tree-sitter could not parse this RUN instruction (at 30:53)" + tail, ("30:53",)),
     ]
 
 
@@ -172,7 +172,7 @@ def test_migrating_the_output_again_changes_nothing(tmp_path):
     again = analyse(tmp_path, MIGRATED)
     assert again.status is not FileStatus.MIGRATED
     assert again.new is None or again.new.decode() == MIGRATED
-    assert [line for code, line in codes(again) if code == "INP001"] == [6, 8, 30]
+    assert [line for code, line in codes(again) if code == "INP001"] == [6, 8]
 
 
 def test_crlf_line_ends(tmp_path):
@@ -261,3 +261,13 @@ def test_trailing_blanks_do_not_continue_a_line(tmp_path):
         "\ufeffFROM rocm/dev-ubuntu-22.04:6.4.1-complete\n  ENV PYTORCH_ROCM_ARCH=gfx942\nCOPY . /app  \n"
         "ENV ROCM_PATH=/opt/rocm\t\nCOPY\nENV ROCM_PATH=/opt/rocm\n")
     assert codes(result) == [("INP001", 5), ("PY021", 2), ("PY022", 4), ("PY022", 6), ("PY050", 1)]
+
+
+def test_shell_text_the_grammar_fails_on_is_still_read(tmp_path):
+    # Docker hands shell-form text to the shell unread; the grammar failed on `\[` in it, and the pin was lost
+    text = ("FROM python:3.11\n"
+            "RUN echo 'PS1='\"'\"'\\[\\e[1;32m\\]\\u\\$ '\"'\"'' >> ~/.bashrc && pip install torch==2.3.1+cu121\n"
+            "CMD echo '\\[' && nvidia-smi\n")
+    result = analyse(tmp_path, text)
+    assert result.new.decode() == text.replace("+cu121", "+rocm6.0")  # nvidia-smi alone: rewritten by hand
+    assert codes(result) == [("PY041", 2), ("PY063", 3)]

@@ -3,9 +3,11 @@ with the same byte offsets, and an instruction it cannot read on its own is blan
 
 tree-sitter-dockerfile 0.2 fails on some instructions Docker builds (`LABEL key = "value"`, an `ENV` value quoted as
 `'"'"'`, a `RUN` whose shell text holds `\\[`), and where it fails its error can swallow the instructions after it.
-So when the file's tree has errors, each instruction (migrate/deploy/docker_instructions.py, split as Docker splits
-them) is parsed on its own; those that fail are replaced by blanks in the copy (line breaks kept, so lines and
-offsets stay), and the copy is parsed again. The rules then read every other instruction from that one tree and edit
+So when the file's tree has errors (or an instruction node runs past the end of the instruction Docker reads), each
+instruction (migrate/deploy/docker_instructions.py, split as Docker splits them) is parsed on its own. A shell-form
+`RUN`/`CMD`/`ENTRYPOINT` that fails is read with its shell text written as `x`s in the copy: Docker hands that text
+to the shell unread, and the rules read it from the file's bytes with the bash grammar. Any other instruction that
+fails is replaced by blanks in the copy (line breaks kept, so lines and offsets stay), and the copy is parsed again. The rules then read every other instruction from that one tree and edit
 the file's own bytes at its nodes' spans; each blanked instruction is reported (INP001, migrate/fixing.py) at its
 line with the places the grammar could not read. Parsing instruction by instruction only happens for a file whose
 tree has errors, and costs one parse per instruction: linear in the file.
@@ -27,6 +29,8 @@ import tree_sitter
 from migrate.deploy.docker_instructions import BOM, Instruction, Layout, layout
 
 _LINE_END = re.compile(rb"([`\\]?)([ \t]*)\n")  # in the copy, whose `\r\n` are `\n\n` already
+_SHELL_KEYWORDS = {"RUN", "CMD", "ENTRYPOINT"}
+_SHELL_HEAD = re.compile(rb"[ \t]*[A-Za-z]+(?:[ \t]+--\S+)*[ \t]+")  # the keyword and its --flags, then the text
 _ROUNDS = 3  # re-parses after blanking: the first finds the instructions that fail alone; later ones, any left
 
 
@@ -89,6 +93,34 @@ def _blank(copy: bytearray, instruction: Instruction) -> None:
             copy[i] = 0x20
 
 
+def _alone(parse, copy: bytearray, instruction: Instruction) -> tree_sitter.Tree:
+    piece = bytes(copy[instruction.start:instruction.end])
+    return parse(piece if piece.endswith(b"\n") else piece + b"\n")
+
+
+def _masked(copy: bytearray, instruction: Instruction) -> bytearray | None:
+    """`copy` with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT` written as `x`s (blanks, line breaks,
+    continuations and comment lines kept), for the grammar to read it as shell text whatever it holds: Docker hands
+    that text to the shell unread, and the rules read the file's own bytes there. None for other instructions, exec
+    form (or text that starts with `[`) and heredocs."""
+    if instruction.keyword not in _SHELL_KEYWORDS or instruction.lines_end != instruction.end:
+        return None
+    head = _SHELL_HEAD.match(copy, instruction.start, instruction.end)
+    if head is None or copy[head.end():head.end() + 1] in (b"[", b"\n", b""):
+        return None
+    out = bytearray(copy)
+    at = head.end()
+    while at < instruction.lines_end:
+        newline = out.find(b"\n", at, instruction.lines_end)
+        end = instruction.lines_end if newline < 0 else newline
+        line = out[at:end]
+        if not line.lstrip(b" \t").startswith(b"#"):
+            body = line[:-1] if line.endswith(b"\\") else line  # a continuation stays one
+            out[at:at + len(body)] = bytes(c if c in b" \t" else 0x78 for c in body)
+        at = end + 1
+    return out
+
+
 def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
     """The tree of a Dockerfile, with the instructions the grammar could not read blanked out of it; the tree still
     has errors only where blanking every instruction that holds one did not clear them."""
@@ -99,10 +131,14 @@ def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
         return Reading(tree, found.escape, ())
     blanked: dict[int, Blanked] = {}
     for i, instruction in enumerate(instructions):
-        piece = bytes(copy[instruction.start:instruction.end])
-        alone = parse(piece if piece.endswith(b"\n") else piece + b"\n")
-        if alone.root_node.has_error:
-            blanked[i] = Blanked(instruction, tuple(_errors(alone.root_node, instruction.start)[:5]))
+        alone = _alone(parse, copy, instruction)
+        if not alone.root_node.has_error:
+            continue
+        masked = _masked(copy, instruction)
+        if masked is not None and not _alone(parse, masked, instruction).root_node.has_error:
+            copy[instruction.start:instruction.end] = masked[instruction.start:instruction.end]
+            continue
+        blanked[i] = Blanked(instruction, tuple(_errors(alone.root_node, instruction.start)[:5]))
     for _ in range(_ROUNDS):
         for b in blanked.values():
             _blank(copy, b.instruction)

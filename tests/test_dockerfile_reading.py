@@ -146,10 +146,11 @@ MIGRATED = (DOCKERFILE
                      "torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0")
             .replace('"pip install torch==2.3.1+cu121"', '"pip install torch==2.3.1+rocm6.0"')
             .replace("torchaudio==2.3.1+cu121", "torchaudio==2.3.1+rocm6.0")
+            .replace("torchvision==0.18.1+cu121", "torchvision==0.18.1+rocm6.0")
             .replace("\n    pip install torch==2.3.1+cu121", "\n    pip install torch==2.3.1+rocm6.0")
             .replace("CUDA_HOME=/usr/local/cuda", "ROCM_PATH=/opt/rocm"))
 FINDINGS = [("INP001", 6), ("INP001", 8), ("PY021", 7), ("PY022", 32), ("PY040", 11), ("PY041", 11),
-            ("PY041", 23), ("PY041", 25), ("PY041", 29), ("PY041", 31), ("PY050", 3)]
+            ("PY041", 13), ("PY041", 23), ("PY041", 25), ("PY041", 29), ("PY041", 31), ("PY050", 3)]
 
 
 def test_every_instruction_form_is_migrated_but_those_the_grammar_fails_on(tmp_path):
@@ -271,3 +272,19 @@ def test_shell_text_the_grammar_fails_on_is_still_read(tmp_path):
     result = analyse(tmp_path, text)
     assert result.new.decode() == text.replace("+cu121", "+rocm6.0")  # nvidia-smi alone: rewritten by hand
     assert codes(result) == [("PY041", 2), ("PY063", 3)]
+
+
+def test_a_heredoc_run_as_the_script_is_shell_text(tmp_path):
+    text = ("FROM python:3.11\nRUN <<EOF\npip install torch==2.3.1+cu121 \\\n"
+            "    --index-url https://download.pytorch.org/whl/cu121\nexport CUDA_HOME=/usr/local/cuda\nEOF\n"
+            "RUN <<-EOF bash -e\n\tpip install torchaudio==2.3.1+cu121\n\tEOF\n"
+            "RUN python3 <<EOF\nprint('pip install torch==2.3.1+cu121')\nEOF\n"
+            "RUN cat <<EOF >/etc/note && pip install torchvision==0.18.1+cu121\ntorch==2.3.1+cu121\nEOF\n")
+    for name, data in (("lf", text), ("crlf", text.replace("\n", "\r\n"))):
+        result = analyse(tmp_path / name, data)
+        new = result.new.decode()
+        assert new == data.replace("torch==2.3.1+cu121 \\", "torch==2.3.1+rocm6.0 \\").replace(
+            "whl/cu121", "whl/rocm6.0").replace("CUDA_HOME=/usr/local/cuda", "ROCM_PATH=/opt/rocm").replace(
+            "torchaudio==2.3.1+cu121", "torchaudio==2.3.1+rocm6.0").replace(
+            "torchvision==0.18.1+cu121", "torchvision==0.18.1+rocm6.0")
+        assert codes(result) == [("PY022", 5), ("PY040", 4), ("PY041", 3), ("PY041", 8), ("PY041", 13)]

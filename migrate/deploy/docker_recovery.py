@@ -93,32 +93,31 @@ def _blank(copy: bytearray, instruction: Instruction) -> None:
             copy[i] = 0x20
 
 
-def _alone(parse, copy: bytearray, instruction: Instruction) -> tree_sitter.Tree:
-    piece = bytes(copy[instruction.start:instruction.end])
+def _parsed_alone(parse, piece: bytes) -> tree_sitter.Tree:
     return parse(piece if piece.endswith(b"\n") else piece + b"\n")
 
 
-def _masked(copy: bytearray, instruction: Instruction) -> bytearray | None:
-    """`copy` with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT` written as `x`s (blanks, line breaks,
-    continuations and comment lines kept), for the grammar to read it as shell text whatever it holds: Docker hands
-    that text to the shell unread, and the rules read the file's own bytes there. None for other instructions, exec
-    form (or text that starts with `[`) and heredocs."""
-    if instruction.keyword not in _SHELL_KEYWORDS or instruction.lines_end != instruction.end:
+def _masked(piece: bytes, keyword: str, heredoc: bool) -> bytes | None:
+    """`piece`, one instruction of the copy, with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT`
+    written as `x`s (blanks, line breaks, continuations and comment lines kept), for the grammar to read it as shell
+    text whatever it holds: Docker hands that text to the shell unread, and the rules read the file's own bytes
+    there. None for other instructions, exec form (or text that starts with `[`) and heredocs."""
+    if keyword not in _SHELL_KEYWORDS or heredoc:
         return None
-    head = _SHELL_HEAD.match(copy, instruction.start, instruction.end)
-    if head is None or copy[head.end():head.end() + 1] in (b"[", b"\n", b""):
+    head = _SHELL_HEAD.match(piece)
+    if head is None or piece[head.end():head.end() + 1] in (b"[", b"\n", b""):
         return None
-    out = bytearray(copy)
+    out = bytearray(piece)
     at = head.end()
-    while at < instruction.lines_end:
-        newline = out.find(b"\n", at, instruction.lines_end)
-        end = instruction.lines_end if newline < 0 else newline
+    while at < len(out):
+        newline = out.find(b"\n", at)
+        end = len(out) if newline < 0 else newline
         line = out[at:end]
         if not line.lstrip(b" \t").startswith(b"#"):
             body = line[:-1] if line.endswith(b"\\") else line  # a continuation stays one
             out[at:at + len(body)] = bytes(c if c in b" \t" else 0x78 for c in body)
         at = end + 1
-    return out
+    return bytes(out)
 
 
 def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
@@ -131,12 +130,13 @@ def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
         return Reading(tree, found.escape, ())
     blanked: dict[int, Blanked] = {}
     for i, instruction in enumerate(instructions):
-        alone = _alone(parse, copy, instruction)
+        piece = bytes(copy[instruction.start:instruction.end])
+        alone = _parsed_alone(parse, piece)
         if not alone.root_node.has_error:
             continue
-        masked = _masked(copy, instruction)
-        if masked is not None and not _alone(parse, masked, instruction).root_node.has_error:
-            copy[instruction.start:instruction.end] = masked[instruction.start:instruction.end]
+        masked = _masked(piece, instruction.keyword, instruction.lines_end != instruction.end)
+        if masked is not None and not _parsed_alone(parse, masked).root_node.has_error:
+            copy[instruction.start:instruction.end] = masked
             continue
         blanked[i] = Blanked(instruction, tuple(_errors(alone.root_node, instruction.start)[:5]))
     for _ in range(_ROUNDS):

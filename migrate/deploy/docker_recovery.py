@@ -2,20 +2,27 @@
 with the same byte offsets, and an instruction it cannot read on its own is blanked out of that copy.
 
 tree-sitter-dockerfile 0.2 fails on some instructions Docker builds (`LABEL key = "value"`, an `ENV` value quoted as
-`'"'"'`, a `RUN` whose shell text holds `\\[`), and where it fails its error can swallow the instructions after it.
-So when the file's tree has errors (or an instruction node runs past the end of the instruction Docker reads), each
-instruction (migrate/deploy/docker_instructions.py, split as Docker splits them) is parsed on its own. A shell-form
-`RUN`/`CMD`/`ENTRYPOINT` that fails is read with its shell text written as `x`s in the copy: Docker hands that text
-to the shell unread, and the rules read it from the file's bytes with the bash grammar. Any other instruction that
-fails is replaced by blanks in the copy (line breaks kept, so lines and offsets stay), and the copy is parsed again. The rules then read every other instruction from that one tree and edit
-the file's own bytes at its nodes' spans; each blanked instruction is reported (INP001, migrate/fixing.py) at its
-line with the places the grammar could not read. Parsing instruction by instruction only happens for a file whose
-tree has errors, and costs one parse per instruction: linear in the file.
+`'"'"'`, a `RUN` whose shell text holds `\\[`), and where it fails its error can swallow the instructions after it;
+it also reads a line with trailing blanks, or a `COPY` without arguments, as continued, and takes the next
+instruction in without an error. So when the file's tree has errors, or an instruction node runs past the end of
+the instruction Docker reads there, each instruction (migrate/deploy/docker_instructions.py, split as Docker splits
+them) is parsed on its own:
 
-The copy also reads what the grammar does not know but Docker does: `\\r\\n` line ends (the `\\r` becomes a line break:
-an empty line, which the grammar skips after a continuation, where a blank would end it),
-a last line without its line break (one is added), a byte order mark (blanks), and under `# escape=`` ` the
-backtick that continues a line (a backslash in the copy; a backslash at a line's end is then plain text, a blank).
+- a shell-form `RUN`/`CMD`/`ENTRYPOINT` that fails is read with its shell text written as `x`s in the copy: Docker
+  hands that text to the shell unread, and the rules read it from the file's bytes with the bash grammar;
+- any other instruction that fails is replaced by blanks in the copy (line breaks kept, so lines and offsets stay).
+
+The copy is then parsed again (and where the tree still disagrees with Docker, the instructions that hold the
+disagreement are blanked too, at most `_ROUNDS` times). The rules read every other instruction from that one tree
+and edit the file's own bytes at its nodes' spans; each blanked instruction is reported (INP001, migrate/fixing.py)
+at its line with the places the grammar stopped. Only a file whose tree disagrees is parsed instruction by
+instruction, one parse each: linear in the file.
+
+The copy also reads what the grammar does not know but Docker does: `\\r\\n` line ends (the `\\r` becomes a line
+break: an empty line, which the grammar skips inside a continuation and a heredoc, where a blank made it fail),
+trailing blanks on an instruction's lines (line breaks too), a last line without its line break (one is added), a
+byte order mark (line breaks), and under `# escape=`` ` the backtick that continues a line (a backslash in the copy;
+a backslash at a line's end is then plain text: an `_`).
 """
 from __future__ import annotations
 

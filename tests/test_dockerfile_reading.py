@@ -268,10 +268,11 @@ def test_shell_text_the_grammar_fails_on_is_still_read(tmp_path):
     # Docker hands shell-form text to the shell unread; the grammar failed on `\[` in it, and the pin was lost
     text = ("FROM python:3.11\n"
             "RUN echo 'PS1='\"'\"'\\[\\e[1;32m\\]\\u\\$ '\"'\"'' >> ~/.bashrc && pip install torch==2.3.1+cu121\n"
-            "CMD echo '\\[' && nvidia-smi\n")
+            "CMD echo '\\[' && nvidia-smi\n"
+            "ONBUILD RUN echo '\\[' && pip install torchaudio==2.3.1+cu121\nONBUILD LABEL a = b\n")
     result = analyse(tmp_path, text)
     assert result.new.decode() == text.replace("+cu121", "+rocm6.0")  # nvidia-smi alone: rewritten by hand
-    assert codes(result) == [("PY041", 2), ("PY063", 3)]
+    assert codes(result) == [("INP001", 5), ("PY041", 2), ("PY041", 4), ("PY063", 3)]
 
 
 def test_a_heredoc_run_as_the_script_is_shell_text(tmp_path):

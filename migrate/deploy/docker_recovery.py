@@ -36,8 +36,9 @@ import tree_sitter
 from migrate.deploy.docker_instructions import BOM, Instruction, Layout, layout
 
 _LINE_END = re.compile(rb"([`\\]?)([ \t]*)\n")  # in the copy, whose `\r\n` are `\n\n` already
-_SHELL_KEYWORDS = {"RUN", "CMD", "ENTRYPOINT"}
-_SHELL_HEAD = re.compile(rb"[ \t]*[A-Za-z]+(?:[ \t]+--\S+)*[ \t]+")  # the keyword and its --flags, then the text
+_SHELL_KEYWORDS = {b"RUN", b"CMD", b"ENTRYPOINT"}
+# the keyword (after ONBUILD) and its --flags, then the text
+_SHELL_HEAD = re.compile(rb"[ \t]*(?:[Oo][Nn][Bb][Uu][Ii][Ll][Dd][ \t]+)?([A-Za-z]+)(?:[ \t]+--\S+)*[ \t]+")
 _ROUNDS = 3  # re-parses after blanking: the first finds the instructions that fail alone; later ones, any left
 
 
@@ -104,15 +105,15 @@ def _parsed_alone(parse, piece: bytes) -> tree_sitter.Tree:
     return parse(piece if piece.endswith(b"\n") else piece + b"\n")
 
 
-def _masked(piece: bytes, keyword: str, heredoc: bool) -> bytes | None:
-    """`piece`, one instruction of the copy, with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT`
-    written as `x`s (blanks, line breaks, continuations and comment lines kept), for the grammar to read it as shell
-    text whatever it holds: Docker hands that text to the shell unread, and the rules read the file's own bytes
-    there. None for other instructions, exec form (or text that starts with `[`) and heredocs."""
-    if keyword not in _SHELL_KEYWORDS or heredoc:
+def _masked(piece: bytes, heredoc: bool) -> bytes | None:
+    """`piece`, one instruction of the copy, with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT` (also
+    after `ONBUILD`) written as `x`s (blanks, line breaks, continuations and comment lines kept), for the grammar to
+    read it as shell text whatever it holds: Docker hands that text to the shell unread, and the rules read the
+    file's own bytes there. None for other instructions, exec form (or text that starts with `[`) and heredocs."""
+    head = None if heredoc else _SHELL_HEAD.match(piece)
+    if head is None or head[1].upper() not in _SHELL_KEYWORDS:
         return None
-    head = _SHELL_HEAD.match(piece)
-    if head is None or piece[head.end():head.end() + 1] in (b"[", b"\n", b""):
+    if piece[head.end():head.end() + 1] in (b"[", b"\n", b""):
         return None
     out = bytearray(piece)
     at = head.end()
@@ -141,7 +142,7 @@ def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:
         alone = _parsed_alone(parse, piece)
         if not alone.root_node.has_error:
             continue
-        masked = _masked(piece, instruction.keyword, instruction.lines_end != instruction.end)
+        masked = _masked(piece, instruction.lines_end != instruction.end)
         if masked is not None and not _parsed_alone(parse, masked).root_node.has_error:
             copy[instruction.start:instruction.end] = masked
             continue

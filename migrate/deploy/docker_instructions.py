@@ -20,7 +20,7 @@ from dataclasses import dataclass
 _DIRECTIVE = re.compile(rb"#[ \t]*([a-zA-Z][a-zA-Z0-9]*)[ \t]*=[ \t]*(.+?)[ \t]*")
 _DIRECTIVES = {b"syntax", b"escape", b"check"}
 HEREDOC = re.compile(r"(\d*)<<(-?)([^<]*)")
-HEREDOC_KEYWORDS = {"RUN", "COPY", "ADD"}
+_HEREDOC_KEYWORDS = {"RUN", "COPY", "ADD"}
 _HEAD = re.compile(r"[ \t]*(?:ONBUILD[ \t]+)?(\S+)(?:[ \t]+--\S+)*", re.I)  # keyword, then its --flags
 BOM = b"\xef\xbb\xbf"
 
@@ -129,7 +129,7 @@ def unquoted(word: str) -> str:
 def heredocs(joined: str) -> list[tuple[str, bool]]:
     """(terminator, strips leading tabs) of each heredoc an instruction line opens, in order; none in exec form."""
     head = _HEAD.match(joined)
-    if head is None or head[1].upper() not in HEREDOC_KEYWORDS:
+    if head is None or head[1].upper() not in _HEREDOC_KEYWORDS:
         return []
     rest = joined[head.end():].strip()
     if rest.startswith("["):

@@ -220,7 +220,7 @@ def test_shell_quoting_of_a_single_quote(tmp_path):
     assert codes(result) == [("INP001", 2), ("PY021", 4), ("PY041", 3)]
 
 
-@pytest.mark.parametrize("broken", ["COPY\n", 'RUN ["pip", "install",\n', "ENV =oops\n", "RUN <<EOF\necho\n"])
+@pytest.mark.parametrize("broken", ["COPY\n", "ARG\n", "ENV =oops\n", "RUN <<EOF\necho\n"])
 def test_one_broken_instruction_among_good_ones(tmp_path, broken):
     good = ("FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n", "ENV TORCH_CUDA_ARCH_LIST=9.0\n",
             "RUN pip install torch==2.3.1+cu121\n")
@@ -289,3 +289,12 @@ def test_a_heredoc_run_as_the_script_is_shell_text(tmp_path):
             "torchaudio==2.3.1+cu121", "torchaudio==2.3.1+rocm6.0").replace(
             "torchvision==0.18.1+cu121", "torchvision==0.18.1+rocm6.0")
         assert codes(result) == [("PY022", 5), ("PY040", 4), ("PY041", 3), ("PY041", 8), ("PY041", 13)]
+
+
+def test_brackets_that_are_not_json_are_shell_form(tmp_path):
+    # Docker runs `CMD ['a']` (not JSON) with the shell; the grammar failed on it
+    text = ("FROM python:3.11\nCMD ['serve'] || pip install torch==2.3.1+cu121\n"
+            'RUN ["sh", "-c", \\\n  "pip install torch==2.3.1+cu121"]\n')
+    result = analyse(tmp_path, text)
+    assert result.new.decode() == text.replace("+cu121", "+rocm6.0")
+    assert codes(result) == [("PY041", 2), ("PY041", 4)]

@@ -27,6 +27,7 @@ a backslash at a line's end is then plain text: an `_`).
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -109,11 +110,11 @@ def _masked(piece: bytes, heredoc: bool) -> bytes | None:
     """`piece`, one instruction of the copy, with the shell text of a shell-form `RUN`, `CMD` or `ENTRYPOINT` (also
     after `ONBUILD`) written as `x`s (blanks, line breaks, continuations and comment lines kept), for the grammar to
     read it as shell text whatever it holds: Docker hands that text to the shell unread, and the rules read the
-    file's own bytes there. None for other instructions, exec form (or text that starts with `[`) and heredocs."""
+    file's own bytes there. None for other instructions, exec form and heredocs."""
     head = None if heredoc else _SHELL_HEAD.match(piece)
     if head is None or head[1].upper() not in _SHELL_KEYWORDS:
         return None
-    if piece[head.end():head.end() + 1] in (b"[", b"\n", b""):
+    if piece[head.end():head.end() + 1] in (b"\n", b"") or _exec_form(piece[head.end():]):
         return None
     out = bytearray(piece)
     at = head.end()
@@ -126,6 +127,20 @@ def _masked(piece: bytes, heredoc: bool) -> bytes | None:
             out[at:at + len(body)] = bytes(c if c in b" \t" else 0x78 for c in body)
         at = end + 1
     return bytes(out)
+
+
+def _exec_form(text: bytes) -> bool:
+    """Whether an instruction's arguments are a JSON array of strings, once its continuations are joined as Docker
+    joins them (then Docker runs no shell); anything else Docker runs in shell form, `['a']` too."""
+    if not text.startswith(b"["):
+        return False
+    lines = [line for line in text.split(b"\n") if not line.lstrip(b" \t").startswith(b"#")]
+    joined = b"".join(line[:-1] if line.endswith(b"\\") else line for line in lines)
+    try:
+        words = json.loads(joined.decode("utf-8", "surrogateescape"))
+    except ValueError:
+        return False
+    return isinstance(words, list) and all(isinstance(w, str) for w in words)
 
 
 def read(data: bytes, parse: Callable[[bytes], tree_sitter.Tree]) -> Reading:

@@ -4,7 +4,8 @@ Dockerfiles (tree-sitter-dockerfile), YAML (tree-sitter-yaml: Kubernetes, compos
 requirements files (tree-sitter-requirements) and pyproject.toml (tree-sitter-toml).
 
 Rules find their sites in the tree and edit the file's bytes at node spans, so every other byte stays. A valid file
-that a grammar fails on is read through a copy with the same offsets (`recovered`), never skipped for that.
+that a grammar fails on is read through a copy with the same offsets (`recovered`; Dockerfiles through
+migrate/deploy/docker_recovery.py, instruction by instruction), never skipped for that.
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def recovered(kind: str, data: bytes) -> Iterator[bytes]:
     of the file's offsets (a blank becomes a line break; a line break is added after the last byte): the file's own
     bytes keep their positions, so nodes and edits refer to them.
 
-    - every grammar: a last line without its line break (a Dockerfile ending `CMD ["/bin/bash"]`);
+    - every grammar: a last line without its line break (a compose file ending `runtime: nvidia`);
     - requirements files: a requirement and an option on one line (`torch==2.3.0 --index-url .../cu121`): the blank
       before the option becomes a line break, as if the option stood on the next line;
     - shell scripts: a `;` inside `${...}` (`${ARCHS:-8.0;9.0}`) becomes a `,`."""

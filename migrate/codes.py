@@ -40,8 +40,9 @@ def _input(code: str, title: str, doc: str, severity: Severity = Severity.WARNIN
 ENGINE_CODES = (
     _input("INP001", "a file that does not parse cleanly",
            "The parser of its language (tree-sitter, libcst) met a syntax error. A file that does not parse at all "
-           "is copied unchanged; one with local errors is migrated outside them. Fix the syntax error at the line "
-           "named, or leave the file out with --exclude."),
+           "is copied unchanged; one with local errors is migrated outside them (a Dockerfile instruction the "
+           "grammar cannot read is left unchanged, with this code at its line, and the other instructions are "
+           "migrated). Fix the syntax error at the line named, or leave the file out with --exclude."),
     _input("INP002", "binary content in a source file",
            "NUL bytes in the first 8 KiB: the file is copied unchanged. Exclude it with --exclude if it is not "
            "source."),

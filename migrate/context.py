@@ -4,6 +4,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from dataclasses import dataclass
 from functools import cached_property
 
 from migrate.model import Edit, Span
@@ -14,6 +15,17 @@ from migrate.packs import Packs, version_tuple
 def newline_of(data: bytes) -> str:
     """The line end a file uses: CRLF when its first 64 KiB hold one, else LF."""
     return "\r\n" if b"\r\n" in data[:65536] else "\n"
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A part of a file left unchanged because its parser could not read it: `what` names it ("LABEL
+    instruction"), `line`/`column` where it starts, `places` ((line, column), at most 5) where the parser failed."""
+
+    what: str
+    line: int
+    column: int
+    places: tuple[tuple[int, int], ...]
 
 
 class FileContext:
@@ -68,6 +80,11 @@ class FileContext:
     def parse_errors(self) -> list[tuple[int, int]]:
         """(line, column) of places the file's parser could not make sense of; none by default."""
         return []
+
+    def unread(self) -> tuple[Unread, ...]:
+        """Parts of the file its parser could not read and that were left unchanged, each reported on its own while
+        the rest of the file is migrated (a Dockerfile's instruction); none by default."""
+        return ()
 
     def unreached(self, start: int) -> bool:
         """Whether the byte `start` lies in code that never runs on ROCm (findings there are left out); never by

@@ -6,7 +6,7 @@ from typing import Callable
 
 from migrate import suppress
 from migrate.compose import Composition
-from migrate.context import FileContext
+from migrate.context import FileContext, Unread
 from migrate.edits import Applied, apply_fixes, readable, splice
 from migrate.model import Applicability, Edit, Finding, Fix, Outcome, RuleKind, Severity, Span
 from migrate.options import Options
@@ -40,6 +40,15 @@ def parse_problem(ctx: FileContext, where: list[tuple[int, int]], said: str, aft
     parser's name, `said`, the places, then `after`."""
     places = tuple(f"{line}:{col}" for line, col in where)
     f = input_finding(ctx.path, "INP001", f"{ctx.parser} {said} {_at(places)}{after}", *where[0])
+    return replace(f, detail=places)
+
+
+def _left_unchanged(ctx: FileContext, part: Unread) -> Finding:
+    """INP001 on a part of a file its parser could not read (a Dockerfile's instruction), at the part's start, with
+    the places the parser failed as its detail; the rest of the file is migrated."""
+    places = tuple(f"{line}:{col}" for line, col in part.places)
+    f = input_finding(ctx.path, "INP001", f"{ctx.parser} could not parse this {part.what} {_at(places)}: left "
+                      "unchanged, the rest of the file was migrated; review it by hand", part.line, part.column)
     return replace(f, detail=places)
 
 
@@ -189,4 +198,5 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
         return Translation(ctx.data, (_copied_unchanged(ctx, where),))
     if where:
         findings.append(parse_problem(ctx, where, "could not parse this file cleanly", "; " + what))
+    findings.extend(_left_unchanged(ctx, part) for part in ctx.unread())
     return Translation(output, tuple(findings))

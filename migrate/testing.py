@@ -52,8 +52,9 @@ def run_example(rule: type[Rule], example: Valid | Invalid, packs: Packs, rules:
         def run(data: bytes):
             return run_rules(context(path, data, options, packs, target), [rule()])
 
-        def broken(data: bytes) -> bool:
-            return bool(context(path, data, options, packs, target).parse_errors())
+        def broken(data: bytes) -> bool:  # a part left unread (a Dockerfile's instruction) counts too
+            ctx = context(path, data, options, packs, target)
+            return bool(ctx.parse_errors() or ctx.unread())
     else:
         rules = example_rules(rule, rules)
 

@@ -4,7 +4,8 @@ Dockerfiles (tree-sitter-dockerfile), YAML (tree-sitter-yaml: Kubernetes, compos
 requirements files (tree-sitter-requirements) and pyproject.toml (tree-sitter-toml).
 
 Rules find their sites in the tree and edit the file's bytes at node spans, so every other byte stays. A valid file
-that a grammar fails on is read through a copy with the same offsets (`recovered`), never skipped for that.
+that a grammar fails on is read through a copy with the same offsets (`recovered`; Dockerfiles through
+migrate/deploy/docker_recovery.py, instruction by instruction), never skipped for that.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ import tree_sitter_requirements
 import tree_sitter_toml
 import tree_sitter_yaml
 
-from migrate.context import FileContext
+from migrate.context import FileContext, Unread
+from migrate.deploy import docker_recovery
 
 _GRAMMARS = {
     "shell": tree_sitter_bash,
@@ -67,7 +69,7 @@ def recovered(kind: str, data: bytes) -> Iterator[bytes]:
     of the file's offsets (a blank becomes a line break; a line break is added after the last byte): the file's own
     bytes keep their positions, so nodes and edits refer to them.
 
-    - every grammar: a last line without its line break (a Dockerfile ending `CMD ["/bin/bash"]`);
+    - every grammar: a last line without its line break (a compose file ending `runtime: nvidia`);
     - requirements files: a requirement and an option on one line (`torch==2.3.0 --index-url .../cu121`): the blank
       before the option becomes a line break, as if the option stood on the next line;
     - shell scripts: a `;` inside `${...}` (`${ARCHS:-8.0;9.0}`) becomes a `,`."""
@@ -134,8 +136,8 @@ class GrammarContext(FileContext):
     def parse_errors(self) -> list[tuple[int, int]]:
         if not self.root.has_error:
             return []
-        return [(n.start_point[0] + 1, n.start_point[1] + 1)
-                for n in walk(self.root) if n.type == "ERROR" or n.is_missing][:5]
+        return [(s.line, s.column) for s in (self.span(n.start_byte, n.start_byte)
+                for n in walk(self.root) if n.type == "ERROR" or n.is_missing)][:5]
 
 
 class ShellContext(GrammarContext):
@@ -149,7 +151,30 @@ class DotenvContext(GrammarContext):
 
 
 class DockerContext(GrammarContext):
+    """A Dockerfile: an instruction the grammar cannot read is left out of the tree and reported on its own
+    (migrate/deploy/docker_recovery.py); the others are migrated."""
+
     kind = "docker"
+
+    @cached_property
+    def reading(self) -> docker_recovery.Reading:
+        return docker_recovery.read(self.data, lambda data: parse("docker", data))
+
+    @cached_property
+    def tree(self) -> tree_sitter.Tree:
+        return self.reading.tree
+
+    def unread(self) -> tuple[Unread, ...]:
+        out = []
+        for blanked in self.reading.blanked:
+            instruction = blanked.instruction
+            start = self.span(instruction.start, instruction.start)
+            text = self.data[instruction.start:instruction.lines_end]
+            column = start.column + len(text) - len(text.lstrip(b" \t\f\v\r"))
+            places = tuple((s.line, s.column) for s in (self.span(at, at) for at in blanked.errors))
+            name = instruction.keyword if instruction.keyword.isalpha() else ""
+            out.append(Unread(f"{name} instruction" if name else "instruction", start.line, column, places))
+        return tuple(out)
 
 
 class YamlContext(GrammarContext):

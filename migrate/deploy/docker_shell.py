@@ -1,7 +1,9 @@
 """The shell text of a Dockerfile's instructions, as the shell reads it, and where each of its bytes lies in the file.
 
 - Shell form (`RUN make && ...`, `CMD python app.py`, `ENTRYPOINT ...`, `HEALTHCHECK CMD ...`): the instruction's
-  text as written (bash reads Docker's backslash-newline continuations the same way).
+  text as written, but for its line continuations, which are written as bash reads one (`shell_form`: the `\\r` of
+  `\\r\\n`, blanks after the escape and a `# escape=`` backtick would end bash's command there), byte for byte.
+- The heredoc a `RUN` runs as its script (`RUN <<EOF`, `RUN <<EOF bash -e`), its body read the same way.
 - Exec form that runs a shell with a command string: `RUN ["/bin/sh", "-c", "..."]`, `CMD ["bash", "-lc", "..."]`,
   `ENTRYPOINT ["/bin/bash", "-o", "pipefail", "-c", "..."]` (also through `/usr/bin/env bash`): the JSON string
   after the shell's options, decoded (`\\"`, `\\\\`, `\\n`, `\\uXXXX`, ...). The shell is `sh`, `bash`, `dash`, `ash`,
@@ -20,15 +22,18 @@ on the file's bytes of what they read.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from migrate.deploy.context import parse
+from migrate.deploy.context import parse, walk
+from migrate.deploy.docker_instructions import HEREDOC, shell_words
 
 SHELLS = {"sh", "bash", "dash", "ash", "zsh", "ksh", "mksh"}
 _VALUED_LONG = {"--rcfile", "--init-file"}
 _ESCAPES = {ord('"'): b'"', ord("\\"): b"\\", ord("/"): b"/", ord("b"): b"\b", ord("f"): b"\f", ord("n"): b"\n",
             ord("r"): b"\r", ord("t"): b"\t"}
+_LINE_END = re.compile(rb"[ \t]*\r?\n")
 _INSTRUCTIONS = ("run_instruction", "cmd_instruction", "entrypoint_instruction")
 
 
@@ -37,7 +42,7 @@ class ShellText:
     """Shell source in a Dockerfile: `text` as the shell reads it."""
 
     text: bytes
-    start: int  # the file byte of text[0] (shell form: text is the file's bytes from there)
+    start: int  # the file byte of text[0] (shell form: text is as long as the file's bytes from there)
     sources: tuple[int, ...] = ()  # exec form: the file byte each byte of text comes from, then the string's end
     quote: str = ""  # '"' for the content of a JSON string or a double-quoted YAML scalar, "'" for a single-quoted one
 
@@ -136,12 +141,32 @@ def _shell_index(words: list[str]) -> int | None:
     return i if has_c and i < len(words) else None
 
 
+def shell_form(raw: bytes, start: int, escape: bytes) -> ShellText:
+    """The shell text of a shell-form instruction (or a heredoc script) written as `raw` from the file byte `start`,
+    byte for byte the same length: a line continuation Docker reads (the escape character, maybe blanks, maybe
+    `\\r`, then `\\n`) is written as bash reads one, a backslash just before the `\\n` (the escape's own byte and
+    the blanks become blanks; under `# escape=`` the backtick becomes the backslash); any other `\\r` of a `\\r\\n`
+    becomes a blank (bash would read it as part of the last word)."""
+    text = bytearray(raw)
+    for match in _LINE_END.finditer(raw):
+        last = match.end() - 2  # the byte before the line break
+        if match.start() > 0 and raw[match.start() - 1:match.start()] == escape:
+            text[match.start() - 1] = 0x20
+            text[last] = 0x5C
+        elif raw[last:last + 1] == b"\r":
+            text[last] = 0x20
+    return ShellText(bytes(text), start)
+
+
 def shell_texts(ctx) -> Iterator[ShellText]:
     """Every piece of shell text of a Dockerfile context, in document order."""
     data = ctx.data
     for node in ctx.nodes("shell_command", *_INSTRUCTIONS):
         if node.type == "shell_command":
-            yield ShellText(data[node.start_byte:node.end_byte], node.start_byte)
+            yield shell_form(data[node.start_byte:node.end_byte], node.start_byte, ctx.reading.escape)
+            script = heredoc_script(ctx, node)
+            if script is not None:
+                yield script
             continue
         array = next((c for c in node.children if c.type == "json_string_array"), None)
         if array is None:
@@ -155,6 +180,25 @@ def shell_texts(ctx) -> Iterator[ShellText]:
         if index is not None:
             text, sources = decoded[index]
             yield ShellText(text, strings[index].start_byte + 1, sources, '"')
+
+
+def heredoc_script(ctx, command) -> ShellText | None:
+    """The body of the heredoc a `RUN` runs as its shell script: `RUN <<EOF` (BuildKit runs it with the default
+    shell) or `RUN <<EOF bash -e` (the shell reads it); None when another program reads it (`RUN python3 <<EOF`,
+    `RUN cat <<EOF >/etc/pip.conf`) or the shell runs a `-c` string instead."""
+    parent = command.parent
+    if parent is None or parent.type != "run_instruction" or not any(True for _ in walk(command, "heredoc_marker")):
+        return None
+    words = [w for w in shell_words(ctx.node_text(command)) if not HEREDOC.fullmatch(w)]
+    if words and (os.path.basename(words[0]) not in SHELLS or _shell_index(words) is not None):
+        return None
+    block = next((c for c in parent.children if c.type == "heredoc_block"), None)
+    lines = [c for c in block.children if c.type == "heredoc_line"] if block is not None else []
+    end = next((c for c in block.children if c.type == "heredoc_end"), None) if block is not None else None
+    if not lines or end is None:
+        return None
+    start = lines[0].start_byte
+    return shell_form(ctx.data[start:end.start_byte], start, b"\\")  # bash reads its own continuations
 
 
 def command_string(words: list[str]) -> int | None:

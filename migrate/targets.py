@@ -18,6 +18,7 @@ class Target:
     products: str
     wave: int  # the default wavefront size: 64 on GCN/CDNA, 32 on RDNA
     since: str = ""  # the first ROCm release that supports it, "major.minor" ("" = not recorded)
+    image: bool = True  # whether HIP's texture and surface functions compile for it (rule HAZ029)
 
     def needs(self) -> str:
         """What to install for this target, as a clause: "ROCm 7.2 or later, whose clang supports gfx1250"."""
@@ -29,8 +30,14 @@ class Target:
 @lru_cache(maxsize=1)
 def known() -> dict[str, Target]:
     data = tomllib.loads((rules_root() / "data" / "amd_targets.toml").read_text(encoding="utf-8"))
-    return {name: Target(name, row["products"], row["wave"], row.get("since", ""))
+    return {name: Target(name, row["products"], row["wave"], row.get("since", ""), row.get("image", True))
             for name, row in data["targets"].items()}
+
+
+def without_images(targets) -> list[str]:
+    """The targets (feature suffixes allowed) for which HIP's texture and surface functions do not compile."""
+    table = known()
+    return [t for t in targets if base(t) in table and not table[base(t)].image]
 
 
 def needs(target: str) -> str:

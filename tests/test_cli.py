@@ -140,12 +140,12 @@ def test_types_the_project_declares_in_its_headers_are_not_reported_as_cuda_api(
 
 def test_text_output_prints_line_numbers_and_paths_as_they_are(tmp_path):
     """rich reads `:100:` as an emoji code and `[i]` as markup unless told not to: `k.cu:100:8` printed as `k.cu💯8`."""
-    body = "// line\n" * 99 + "static cusolver_int_t n = 0;\n" + "// line\n" * 1133 + "cusolver_int_t m;\n"
+    body = "// line\n" * 99 + "static cusolverMgHandle_t n = 0;\n" + "// line\n" * 1133 + "cusolverMgHandle_t m;\n"
     src = write_tree(tmp_path / "src", {"dir[i]/k.cu": body})
     result = cli("scan", src, "--hip-version", "6.2")
     assert result.exit_code == 1  # CPP006 errors
-    assert "dir[i]/k.cu:100:8: cusolver_int_t has no HIP counterpart" in result.stdout
-    assert "dir[i]/k.cu:1234:1: cusolver_int_t has no HIP counterpart" in result.stdout
+    assert "dir[i]/k.cu:100:8: cusolverMgHandle_t has no HIP counterpart" in result.stdout
+    assert "dir[i]/k.cu:1234:1: cusolverMgHandle_t has no HIP counterpart" in result.stdout
     assert "\N{HUNDRED POINTS SYMBOL}" not in result.stdout
 
 

@@ -8,8 +8,9 @@ and 7.2 for gfx942) and a value above 2^24 through it is rounded. `threadIdx.x`,
 are unsigned int, so the mix is common in kernels. The fix (safe) casts the argument whose type differs to the
 type of the usual arithmetic conversions, the one CUDA's overload compares in: `min((unsigned int)(n - 1),
 threadIdx.x)`. Only where both types can be told (literals, plainly declared variables and parameters, the built-in
-coordinates, casts and arithmetic over them) and only in `__device__`/`__global__` functions: host code has
-`std::min`, and HIP's host overloads for mixed types come only with `__HIP_DEFINE_MIXED_HOST_MIN_MAX__`.
+coordinates, casts and arithmetic over them). In host code (and `__host__ __device__` functions) HIP has no `T
+min(T, T)` to cast for: its host overloads for mixed types come only with `__HIP_DEFINE_MIXED_HOST_MIN_MAX__`, so
+the call is reported (an error) with what to write: `std::min<unsigned int>(a, b)` from `<algorithm>`.
 """
 import re
 
@@ -31,6 +32,12 @@ def message(name: str, types: tuple[str, str], to: str) -> str:
             f"through it does not compile, large values are rounded); compare in {to}, as CUDA's overload does")
 
 
+def host_message(name: str, types: tuple[str, str], to: str) -> str:
+    return (f"{name}({types[0]}, {types[1]}) has no HIP host overload (HIP defines mixed ones only with "
+            f"__HIP_DEFINE_MIXED_HOST_MIN_MAX__): write std::{name}<{to}>(...) from <algorithm>, which compares in "
+            f"{to} as CUDA's overload does")
+
+
 class MixedSignMinMax(CppRule):
     code = "CPP044"
     severity = Severity.ERROR
@@ -47,38 +54,42 @@ class MixedSignMinMax(CppRule):
         # the same types, unknown types, host code, std:: and members
         Valid("__global__ void k(int* p, int n, int m) { p[min(n, m)] = max(threadIdx.x, blockDim.x); }\n"),
         Valid("template <typename T> __device__ T f(T a, int b) { return min(a, b); }\n"),
-        Valid("void h(int n, unsigned u) { int x = min(n, u); }\n"),
-        Valid("__host__ __device__ int hd(int n, unsigned u) { return min(n, u); }\n"),
+        # host code: reported, for std::min
+        Invalid("int h(int n, unsigned u) { return min(n, u); }\n",
+                message=host_message("min", ("int", "unsigned int"), "unsigned int")),
+        Invalid("__host__ __device__ int hd(int n, unsigned u) { return max(n, u); }\n"),
         Valid("__device__ int f(int n, unsigned u) { return std::min<int>(n, u) + s.min(n, u); }\n"),
         Valid("__global__ void k(float* p, float v, int n) { p[0] = min(v, n); }\n"),
     ]
 
     def check(self, ctx):
-        if not MAYBE.search(ctx.data) or not DEVICE.search(ctx.data):
-            return
+        if not MAYBE.search(ctx.data) or not (DEVICE.search(ctx.data) or ctx.tokens):
+            return  # no CUDA here: a plain C++ file's own min is no business of this rule (and no tree to parse)
         root = ctx.tree.root_node
         functions = {}
         for m in parse.matches(CALLS, root):
             call = m["call"][0]
-            if not parse.in_device_function(call):
-                continue
             args = arguments(call)
             function = _function(call)
-            if len(args) != 2 or any(c.type == "__host__" for c in function.children):
-                continue  # __host__ __device__: the host side has no T min(T, T) either
+            if len(args) != 2 or function is None:
+                continue
             types = functions.setdefault(function.id, Types(function, root))
             kinds = types.of(args[0]), types.of(args[1])
             if None in kinds or kinds[0] == kinds[1]:
                 continue
             to = common(*kinds)
-            edits = [_cast(arg, to) for arg, kind in zip(args, kinds) if kind != to]
             name = m["f"][0].text.decode()
+            device_only = parse.in_device_function(call) and not any(c.type == "__host__" for c in function.children)
+            if not device_only:  # the host side has no T min(T, T) to cast for
+                yield self.finding(ctx, call.start_byte, call.end_byte, host_message(name, kinds, to))
+                continue
+            edits = [_cast(arg, to) for arg, kind in zip(args, kinds) if kind != to]
             yield self.finding(ctx, call.start_byte, call.end_byte, message(name, kinds, to), edits=edits,
                                title=f"Compare in {to}")
 
 
 def _function(node):
-    while node.type != "function_definition":
+    while node is not None and node.type != "function_definition":
         node = node.parent
     return node
 

@@ -4,10 +4,13 @@ HIP has one type where CUDA has two: the runtime's `cudaError_t` and the driver'
 `hipError_t`, and so do `cudaStream_t`/`CUstream`, `cudaEvent_t`/`CUevent`, `cudaGraph_t`/`CUgraph` and their
 relatives. NVIDIA's `helper_cuda.h`, copied into many projects, defines `_cudaGetErrorEnum(cudaError_t)` and
 `_cudaGetErrorEnum(CUresult)`; after renaming a unit that compiles both stops with "redefinition of
-'_cudaGetErrorEnum'". Reported (an error) at the later definition, with the one it repeats. The fix (unsafe: the
-bodies may differ, here in the names they print, and calls meant for the later one then reach the earlier) defines
-a macro after the earlier definition and compiles the later one only where it is not defined, so a unit gets the
-earlier one where it has it and the later one otherwise. Definitions in branches of one `#if` that exclude each
+'_cudaGetErrorEnum'". Reported (an error) at the later definition, with the one it repeats. The fix defines a
+macro after the earlier definition and compiles the later one only where it is not defined, so a unit gets the
+earlier one where it has it and the later one otherwise. It is safe where the two stand under different `#if`s
+(helper_cuda.h's `#ifdef __DRIVER_TYPES_H__` and `#ifdef CUDA_DRIVER_API`): a unit that compiles only one keeps
+it, and one that compiles both could not be built any other way, since in HIP every call passes the one type.
+Where both are always compiled it is unsafe: the bodies may differ (here in the names they print) and calls meant
+for the later one then reach the earlier; merge them by hand. Definitions in branches of one `#if` that exclude each
 other do not collide; nor do templates, class members and functions in other namespaces.
 """
 from __future__ import annotations
@@ -23,6 +26,14 @@ from migrate.rule import CppRule, Invalid, Valid
 WORD = re.compile(r"[A-Za-z_]\w*")
 DEFINITIONS = parse.query("(function_definition declarator: (_) @declarator) @function")
 UNSAFE = (("unsafe_fixes", True),)
+GUARDED = """\
+#ifdef __DRIVER_TYPES_H__
+static const char *_cudaGetErrorEnum(cudaError_t error) { return "runtime"; }
+#endif
+#ifdef CUDA_DRIVER_API
+static const char *_cudaGetErrorEnum(CUresult error) { return "driver"; }
+#endif
+"""
 HELPER = """\
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -37,7 +48,7 @@ static const char *_cudaGetErrorEnum(CUresult error) {
 
 def renamed(text: str) -> str:
     """An example as the pack renames leave it."""
-    for cuda, hip in (("cudaError_t", "hipError_t"), ("CUresult", "hipError_t"), ("cudaGetErrorName", "hipGetErrorName"),
+    for cuda, hip in (("__DRIVER_TYPES_H__", "HIP_INCLUDE_HIP_DRIVER_TYPES_H"), ("cudaError_t", "hipError_t"), ("CUresult", "hipError_t"), ("cudaGetErrorName", "hipGetErrorName"),
                       ("cuGetErrorName", "hipDrvGetErrorName"), ("cudaStream_t", "hipStream_t"), ("CUstream", "hipStream_t")):
         text = text.replace(cuda, hip)
     return text
@@ -53,8 +64,13 @@ class OverloadsOneAfterRenaming(CppRule):
     severity = Severity.ERROR
     applicability = Applicability.UNSAFE
     examples = [
-        # (the unsafe fix is not applied by default: the renames only)
+        # both always compiled: the fix is unsafe, not applied by default (the renames only)
         Invalid(HELPER, fixed=renamed(HELPER), line=4, message=message("_cudaGetErrorEnum", "CUresult", "hipError_t", 3)),
+        # each under an #if of its own, as in helper_cuda.h: the fix is safe
+        Invalid(GUARDED, fixed=renamed(GUARDED).replace("#endif\n#ifdef CUDA_DRIVER_API\n",
+                "#define HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n#endif\n#ifdef CUDA_DRIVER_API\n"
+                "#ifndef HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n").replace('return "driver"; }\n#endif',
+                'return "driver"; }\n#endif\n#endif')),
         Invalid(HELPER, options=UNSAFE, fixed=renamed(HELPER).replace(
             "{ return hipGetErrorName(error); }\n", "{ return hipGetErrorName(error); }\n"
             "#define HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n").replace(
@@ -100,6 +116,7 @@ class OverloadsOneAfterRenaming(CppRule):
             chains = chains or _Chains(ctx.data)
             if chains.exclusive(earlier[2], function.start_byte):
                 continue
+            guarded = chains.conditional(earlier[2]) or chains.conditional(function.start_byte)
             name = name_node.text.decode()
             macro = f"HIPMIGRATE_ONE_{name}_{hashlib.sha256(hip.encode()).hexdigest()[:6]}"
             nl = ctx.newline
@@ -107,7 +124,8 @@ class OverloadsOneAfterRenaming(CppRule):
                      Edit(*[_line_start(ctx.data, function.start_byte)] * 2, f"#ifndef {macro}{nl}"),
                      Edit(*[_line_end(ctx.data, function.end_byte)] * 2, f"#endif{nl}")]
             yield self.finding(ctx, name_node.start_byte, name_node.end_byte, message(name, shown, hip, earlier[1]),
-                               edits=edits, title=f"Compile it only where the earlier one is not ({macro})")
+                               edits=edits, title=f"Compile it only where the earlier one is not ({macro})",
+                               applicability=Applicability.SAFE if guarded else Applicability.UNSAFE)
 
     @staticmethod
     def _renamed(ctx, parameter: str) -> str:
@@ -181,6 +199,9 @@ class _Chains:
     def __init__(self, data: bytes):
         self.events: list[tuple[int, tuple[tuple[int, int], ...]]] = [(0, ())]
         stack: list[tuple[int, int]] = []
+        first = next(directives(data), None)
+        # a file whose first directive is an #ifndef (its include guard): that #if does not make its body conditional
+        self._guarded_file = first is not None and first[0] == "ifndef"
         for word, _, m in directives(data):
             if word.startswith("if"):
                 stack.append((m.start(), m.start()))
@@ -198,6 +219,11 @@ class _Chains:
                 break
             out = state
         return out
+
+    def conditional(self, a: int) -> bool:
+        """Whether the place stands under an `#if` of its own (not only the file's include guard)."""
+        depth = len(self._at(a))
+        return depth > 1 or (depth == 1 and not self._guarded_file)
 
     def exclusive(self, a: int, b: int) -> bool:
         chains_a, chains_b = dict(self._at(a)), dict(self._at(b))

@@ -5,6 +5,7 @@
 #include <hip/hip_cooperative_groups.h>
 #ifndef HIPMIGRATE_CG_COLLECTIVES
 #define HIPMIGRATE_CG_COLLECTIVES
+#include <type_traits>
 // cooperative_groups/reduce.h and scan.h have no HIP counterpart: hipmigrate wrote these in their place.
 // They shuffle by the group's own rank and size, so they hold for 64-lane (CDNA) and 32-lane (RDNA) wavefronts;
 // calls inside are qualified, so that no cooperative_groups function of the same name is found by its arguments.
@@ -15,20 +16,45 @@ template <class T> struct greater { __device__ T operator()(const T& a, const T&
 template <class T> struct bit_and { __device__ T operator()(const T& a, const T& b) const { return a & b; } };
 template <class T> struct bit_or { __device__ T operator()(const T& a, const T& b) const { return a | b; } };
 template <class T> struct bit_xor { __device__ T operator()(const T& a, const T& b) const { return a ^ b; } };
+template <bool Arithmetic> struct shuffle;
+template <> struct shuffle<true> {
+    template <class Group, class T> __device__ static T down(const Group& g, const T& v, unsigned int d) { return g.shfl_down(v, d); }
+    template <class Group, class T> __device__ static T up(const Group& g, const T& v, unsigned int d) { return g.shfl_up(v, d); }
+    template <class Group, class T> __device__ static T from(const Group& g, const T& v, unsigned int r) { return g.shfl(v, r); }
+};
+template <> struct shuffle<false> {  // any trivially copyable T, one 32-bit word at a time
+    template <class Group, class T, class Move> __device__ static T words(const T& v, Move move) {
+        unsigned int w[(sizeof(T) + 3) / 4] = {};
+        __builtin_memcpy(w, &v, sizeof(T));
+        for (unsigned int i = 0; i < (sizeof(T) + 3) / 4; ++i) w[i] = move(w[i]);
+        T out = v;
+        __builtin_memcpy(&out, w, sizeof(T));
+        return out;
+    }
+    template <class Group, class T> __device__ static T down(const Group& g, const T& v, unsigned int d) {
+        return words<Group>(v, [&](unsigned int x) { return g.shfl_down(x, d); });
+    }
+    template <class Group, class T> __device__ static T up(const Group& g, const T& v, unsigned int d) {
+        return words<Group>(v, [&](unsigned int x) { return g.shfl_up(x, d); });
+    }
+    template <class Group, class T> __device__ static T from(const Group& g, const T& v, unsigned int r) {
+        return words<Group>(v, [&](unsigned int x) { return g.shfl(x, r); });
+    }
+};
 template <class Group, class T, class Op>
 __device__ T reduce(const Group& group, T value, Op op) {
     const unsigned int rank = group.thread_rank(), size = group.size();
     for (unsigned int offset = 1; offset < size; offset *= 2) {
-        T other = group.shfl_down(value, offset);
+        T other = hipmigrate_cg::shuffle<std::is_arithmetic<T>::value>::down(group, value, offset);
         if (rank + offset < size) value = op(value, other);
     }
-    return group.shfl(value, 0);
+    return hipmigrate_cg::shuffle<std::is_arithmetic<T>::value>::from(group, value, 0);
 }
 template <class Group, class T, class Op>
 __device__ T inclusive_scan(const Group& group, T value, Op op) {
     const unsigned int rank = group.thread_rank(), size = group.size();
     for (unsigned int offset = 1; offset < size; offset *= 2) {
-        T other = group.shfl_up(value, offset);
+        T other = hipmigrate_cg::shuffle<std::is_arithmetic<T>::value>::up(group, value, offset);
         if (rank >= offset) value = op(other, value);
     }
     return value;
@@ -37,7 +63,7 @@ template <class Group, class T>
 __device__ T inclusive_scan(const Group& group, T value) { return hipmigrate_cg::inclusive_scan(group, value, hipmigrate_cg::plus<T>()); }
 template <class Group, class T, class Op>
 __device__ T exclusive_scan(const Group& group, T value, Op op) {
-    T below = group.shfl_up(hipmigrate_cg::inclusive_scan(group, value, op), 1);
+    T below = hipmigrate_cg::shuffle<std::is_arithmetic<T>::value>::up(group, hipmigrate_cg::inclusive_scan(group, value, op), 1);
     return group.thread_rank() == 0 ? T() : below;
 }
 template <class Group, class T>

@@ -1,4 +1,5 @@
-// Reads through a texture object, which HIP supports.
+// expect: HAZ029 9
+// Reads through a texture object: HIP has textures on gfx90a and RDNA, not on gfx942 (the default target).
 #include <cuda_runtime.h>
 
 __global__ void sample(cudaTextureObject_t tex, float* out, int n)

@@ -1,0 +1,60 @@
+"""A texture or surface read or write in device code, for a target whose HIP has no image API.
+
+CDNA3 and CDNA4 (gfx940, gfx941, gfx942: MI300; gfx950: MI350) and gfx1250 have no texture units that HIP
+exposes: HIP declares `tex1Dfetch`, `tex2D`, `tex3D`, `texCubemap`, `surf2Dwrite` and the rest unavailable there,
+so a kernel that reads a texture object does not compile for them ("'tex2D<float, nullptr>' is unavailable: The
+image/texture API not supported on the device", checked with HIP 6.4 and 7.2). gfx90a and the RDNA targets keep
+them. Reported (an error) at each call when a target of the migration lacks them (`--offload-arch`, else the
+release's default gfx942): read the data through a plain pointer (with `__ldg`, and the filtering or addressing
+done by hand), or build for a target that has textures. rules/data/amd_targets.toml marks the targets; texture
+references are HAZ009's.
+"""
+import re
+
+from migrate.cpp import parse
+from migrate.model import Severity
+from migrate.rule import HazardRule, Invalid, Valid
+from migrate.targets import without_images
+
+CALLS = re.compile(rb"\b((?:tex1Dfetch|tex1D|tex2D|tex3D|tex1DLayered|tex2DLayered|texCubemap|texCubemapLayered|"
+                   rb"tex1DLod|tex2DLod|tex3DLod|tex1DGrad|tex2DGrad|tex3DGrad|tex2Dgather|texCubemapLod|"
+                   rb"surf1Dread|surf1Dwrite|surf2Dread|surf2Dwrite|surf3Dread|surf3Dwrite|surf1DLayeredread|"
+                   rb"surf1DLayeredwrite|surf2DLayeredread|surf2DLayeredwrite|surfCubemapread|surfCubemapwrite)"
+                   rb")\s*(?:<[^;(){}]*>)?\s*\(")
+TEXTURE_REFERENCE = re.compile(rb"\btexture\s*<")
+GFX90A = (("offload_arch", ("gfx90a",)),)
+
+
+def message(name: str, targets: list[str]) -> str:
+    return (f"{name} is unavailable for {', '.join(targets)}: HIP has no image/texture API there; read the data "
+            "through a plain pointer (__ldg, filtering and addressing by hand) or build for a target with textures "
+            "(gfx90a, RDNA)")
+
+
+class TextureWithoutImageSupport(HazardRule):
+    code = "HAZ029"
+    severity = Severity.ERROR
+    fixable = False
+    examples = [
+        # (the examples are written with HIP's type names: the renames of CUDA's would show as changes)
+        Invalid("__global__ void k(float* out, hipTextureObject_t t, int n) {\n"
+                "    out[threadIdx.x] = tex2D<float>(t, 0.5f, threadIdx.x + 0.5f);\n}\n",
+                line=2, message=message("tex2D", ["gfx942"])),
+        Invalid("__global__ void w(hipSurfaceObject_t s) { surf2Dwrite(1.0f, s, 0, 0); }\n"),
+        # a target with textures, and names in comments or strings
+        Valid("__global__ void k(float* out, hipTextureObject_t t) { out[0] = tex1Dfetch<float>(t, 0); }\n",
+              options=GFX90A),
+        Valid('// tex2D<float>(t, x, y) reads a texture\nconst char* s = "tex3D(";\n'),
+    ]
+
+    def check(self, ctx):
+        if b"tex" not in ctx.data and b"surf" not in ctx.data:
+            return
+        lacking = without_images(ctx.targets)
+        if not lacking or TEXTURE_REFERENCE.search(ctx.data):
+            return  # texture references: HAZ009 reports every use
+        for m in CALLS.finditer(ctx.data):
+            start, end = m.span(1)
+            if ctx.locate(start, end)[0] not in (parse.Context.CODE, parse.Context.MACRO):
+                continue
+            yield self.finding(ctx, start, end, message(m.group(1).decode(), lacking))

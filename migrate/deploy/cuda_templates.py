@@ -1,0 +1,78 @@
+"""CUDA versions written as a template rather than a number, wherever text names a CUDA wheel: a wheel index whose
+last segment is `cu` and a placeholder (`.../whl/cu${CUDA_VERSION}`, `.../whl/cu$CU`, `.../whl/cu${{ matrix.cuda }}`,
+`.../whl/cu{ver}` in a Python f-string or a `.format` template, `.../whl/cu%s`), and a CUDA local version built the
+same way (`torch==2.1.0+cu${CUDA}`, `+cu{cuda_tag}`).
+
+The literal forms (`/whl/cu121`, `+cu121`) belong to the wheel rules (PY040, PY041) and NVIDIA's image tags with a
+placeholder (`nvidia/cuda:${CUDA_VERSION}-devel-ubuntu22.04`) to PY050; this reader finds what those cannot, since a
+placeholder has no version to map. In Python only string literals are read (libcst); in the other kinds every line
+but shell-style comment lines.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+PLACEHOLDER = r"(?:\$\{\{[^}\n]*\}\}|\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|\$[A-Za-z_]\w*|\{[^{}\n]*\}|%(?:\(\w+\))?s)"
+INDEX = re.compile(r"/(cu" + PLACEHOLDER + r")(?=/|[\s\"'`),;]|$)", re.M)
+LOCAL = re.compile(r"[\w.]\+(cu" + PLACEHOLDER + r")(?![\w.])", re.M)
+
+
+@dataclass(frozen=True)
+class Templated:
+    what: str  # "index" or "local"
+    tag: str  # the templated tag as written: "cu${CUDA_VERSION}"
+    start: int  # bytes of the tag
+    end: int
+
+
+def templated(ctx) -> list[Templated]:
+    """Every templated CUDA tag of the file, in order; cached on the context."""
+    return ctx.once("cuda_templates", _templated)
+
+
+def _templated(ctx) -> list[Templated]:
+    if b"cu" not in ctx.data:
+        return []
+    if ctx.kind == "python":
+        regions = _python_strings(ctx)
+    else:
+        regions = [(0, ctx.data)]
+    found = []
+    for base, raw in regions:
+        text = raw.decode("utf-8", "surrogateescape")
+        for what, pattern in (("index", INDEX), ("local", LOCAL)):
+            for match in pattern.finditer(text):
+                if ctx.kind != "python" and _commented(text, match.start(1)):
+                    continue
+                start = base + len(text[:match.start(1)].encode("utf-8", "surrogateescape"))
+                found.append(Templated(what, match[1], start, start + len(match[1].encode("utf-8", "surrogateescape"))))
+    return sorted(found, key=lambda t: t.start)
+
+
+def _commented(text: str, at: int) -> bool:
+    line = text[text.rfind("\n", 0, at) + 1:at]
+    return line.lstrip().startswith("#")
+
+
+class _Strings(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.nodes: list[cst.CSTNode] = []
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self.nodes.append(node)
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        self.nodes.append(node)
+        return False  # its expressions are code, and the node's own text is read whole
+
+
+def _python_strings(ctx) -> list[tuple[int, bytes]]:
+    if ctx.wrapper is None:
+        return []
+    strings = _Strings()
+    ctx.wrapper.module.visit(strings)
+    spans = [ctx.byte_span(n) for n in strings.nodes]
+    return [(start, ctx.data[start:end]) for start, end in spans]

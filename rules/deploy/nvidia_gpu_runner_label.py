@@ -1,5 +1,6 @@
 """GitHub Actions jobs whose `runs-on` labels name NVIDIA or CUDA GPU runners (`[self-hosted, gpu, nvidia]`,
-`linux-gpu-a100`, `ubuntu-22.04-cuda12`, `gpu-t4-4-core`), as a string, a list, or a `labels:` list.
+`linux-gpu-a100`, `ubuntu-22.04-cuda12`, `gpu-t4-4-core`), as a string, a list, or a `labels:` list; GitLab CI jobs
+(and `default:`) whose `tags:` name such runners (`tags: [saas-linux-medium-amd64-gpu-standard, nvidia]`).
 
 Why: the job then runs on an NVIDIA machine, so the migrated code is never run on an AMD GPU by CI (and steps such
 as `nvidia-smi` keep passing there). A label is taken as NVIDIA's when one of its `-`/`_`/`.`-separated words is
@@ -42,11 +43,18 @@ class NvidiaGpuRunnerLabel(DeployRule):
                         "runner with an AMD GPU"),
         Invalid("jobs:\n  bench:\n    runs-on: linux-gpu-a100\n", line=3),
         Invalid("jobs:\n  bench:\n    runs-on:\n      group: gpus\n      labels:\n        - cuda12\n", line=6),
+        Invalid("stages: [test]\ndefault:\n  tags: [docker]\ngpu-test:\n  stage: test\n  tags:\n    - gpu\n"
+                "    - nvidia-a100\n  script:\n    - make test\n", path=".gitlab-ci.yml", line=8,
+                message="job gpu-test runs on runner tag nvidia-a100, an NVIDIA GPU runner: the migrated code needs "
+                        "a runner with an AMD GPU (tag the job with your AMD runner's tag, e.g. its gfx target)"),
+        Valid("gpu-test:\n  tags: [gpu, mi300x]\n  script: [make test]\nvariables:\n  tags: nvidia\n",
+              path=".gitlab-ci.yml"),
     ]
 
     def check(self, ctx):
         data = ctx.data
         for top in y.documents(ctx.root):
+            yield from self._gitlab(ctx, top)
             jobs = y.get(data, top, "jobs")
             for job in y.pairs(y.value_node(jobs)) if jobs is not None else []:
                 runs_on = y.get(data, y.value_node(job), "runs-on")
@@ -64,3 +72,21 @@ class NvidiaGpuRunnerLabel(DeployRule):
                         yield self.finding(ctx, node.start_byte, node.end_byte,
                                            f"job {y.key(data, job)} runs on runner label {label}, an NVIDIA GPU "
                                            "runner: the migrated code needs a runner with an AMD GPU")
+
+    def _gitlab(self, ctx, top):
+        """GitLab CI jobs (top-level mappings with a `script`, `stage`, `extends` or `trigger`) and `default:`."""
+        data = ctx.data
+        for job in y.pairs(top):
+            body = y.value_node(job)
+            name = y.key(data, job)
+            if y.mapping(body) is None or not (name == "default" or any(
+                    y.get(data, body, k) is not None for k in ("script", "stage", "extends", "trigger"))):
+                continue
+            tags = y.get(data, body, "tags")
+            for node in y.items(y.value_node(tags)) if tags is not None else []:
+                label = y.scalar(data, node)
+                if label and names_nvidia(label):
+                    yield self.finding(ctx, node.start_byte, node.end_byte,
+                                       f"job {name} runs on runner tag {label}, an NVIDIA GPU runner: the migrated "
+                                       "code needs a runner with an AMD GPU (tag the job with your AMD runner's tag, "
+                                       "e.g. its gfx target)")

@@ -1,10 +1,11 @@
 """CUDA versions written as a template rather than a number, wherever text names a CUDA wheel: a wheel index whose
 last segment is `cu` and a placeholder (`.../whl/cu${CUDA_VERSION}`, `.../whl/cu$CU`, `.../whl/cu${{ matrix.cuda }}`,
 `.../whl/cu{ver}` in a Python f-string or a `.format` template, `.../whl/cu%s`), and a CUDA local version built the
-same way (`torch==2.1.0+cu${CUDA}`, `+cu{cuda_tag}`).
+same way (`torch==2.1.0+cu${CUDA}`, `+cu{cuda_tag}`); in Python strings and `.env` files also NVIDIA's CUDA image
+with a templated tag (`f"nvidia/cuda:{ver}-devel-ubuntu22.04"`, `BASE_IMAGE=nvidia/cuda:${CUDA}-runtime-ubuntu22.04`).
 
 The literal forms (`/whl/cu121`, `+cu121`) belong to the wheel rules (PY040, PY041) and NVIDIA's image tags with a
-placeholder (`nvidia/cuda:${CUDA_VERSION}-devel-ubuntu22.04`) to PY050; this reader finds what those cannot, since a
+placeholder in Dockerfiles, YAML and shell text to PY050; this reader finds what those cannot, since a
 placeholder has no version to map. In Python only string literals are read (libcst); in the other kinds every line
 but shell-style comment lines.
 """
@@ -18,11 +19,13 @@ import libcst as cst
 PLACEHOLDER = r"(?:\$\{\{[^}\n]*\}\}|\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|\$[A-Za-z_]\w*|\{[^{}\n]*\}|%(?:\(\w+\))?s)"
 INDEX = re.compile(r"/(cu" + PLACEHOLDER + r")(?=/|[\s\"'`),;]|$)", re.M)
 LOCAL = re.compile(r"[\w.]\+(cu" + PLACEHOLDER + r")(?![\w.])", re.M)
+IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)?nvidia/cuda:[^\s\"'`]*?" + PLACEHOLDER + r"[^\s\"'`]*)")
+IMAGE_KINDS = ("python", "dotenv")  # the other kinds' images are PY050's (migrate/deploy/container_images.py)
 
 
 @dataclass(frozen=True)
 class Templated:
-    what: str  # "index" or "local"
+    what: str  # "index", "local" or "image"
     tag: str  # the templated tag as written: "cu${CUDA_VERSION}"
     start: int  # bytes of the tag
     end: int
@@ -43,7 +46,8 @@ def _templated(ctx) -> list[Templated]:
     found = []
     for base, raw in regions:
         text = raw.decode("utf-8", "surrogateescape")
-        for what, pattern in (("index", INDEX), ("local", LOCAL)):
+        patterns = [("index", INDEX), ("local", LOCAL)] + ([("image", IMAGE)] if ctx.kind in IMAGE_KINDS else [])
+        for what, pattern in patterns:
             for match in pattern.finditer(text):
                 if ctx.kind != "python" and _commented(text, match.start(1)):
                     continue

@@ -66,5 +66,5 @@ class NvccInShell(DeployRule):
                                    title="Run hipcc --version")
                 continue
             yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for AMD "
-                               "GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become --offload-arch=gfx942, "
-                               ".cu sources need -x hip): rewrite this command by hand")
+                               "GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "
+                               "--offload-arch=gfx942, .cu sources need -x hip): rewrite this command by hand")

@@ -52,6 +52,8 @@ class TemplatedCudaWheelTag(DeployRule):
 
     def check(self, ctx):
         for site in templated(ctx):
+            if site.what == "image":
+                continue  # PY069's
             if site.what == "index":
                 message = (f"{site.tag} names one of PyTorch's CUDA wheel indexes, whatever the variable holds: AMD "
                            "GPUs need a ROCm index: write rocm${ROCM_VERSION} (a ROCm release PyTorch publishes for "

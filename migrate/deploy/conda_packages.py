@@ -22,7 +22,7 @@ PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"libcusolver[\w.-]*"), "cuSOLVER", f"ROCm's counterparts are rocSOLVER and hipSOLVER: {SYSTEM}"),
     (re.compile(r"magma-cuda\d+"), "MAGMA built for CUDA", f"build MAGMA for HIP, or {SYSTEM}"),
     (re.compile(r"cupy(-cuda\d*x?)?"), "CuPy built for CUDA",
-     "install CuPy's ROCm build with pip under `- pip:` (cupy-rocm-*), or build it for ROCm"),
+     "list cupy under `- pip:` and build it for ROCm (CUPY_INSTALL_USE_HIP=1, as PY043 says)"),
 )
 
 

@@ -6,8 +6,9 @@ with a templated tag (`f"nvidia/cuda:{ver}-devel-ubuntu22.04"`, `BASE_IMAGE=nvid
 
 The literal forms (`/whl/cu121`, `+cu121`) belong to the wheel rules (PY040, PY041) and NVIDIA's image tags with a
 placeholder in Dockerfiles, YAML and shell text to PY050; this reader finds what those cannot, since a
-placeholder has no version to map. In Python only string literals are read (libcst); in the other kinds every line
-but shell-style comment lines.
+placeholder has no version to map. An index counts when its word is a URL or names a `/whl/` folder (not a path
+such as `site-packages/nvidia/cu${MAJOR}/lib`). In Python only string literals are read (libcst); in the other
+kinds every line but shell-style comment lines.
 """
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ def templated(ctx) -> list[Templated]:
 
 
 def _templated(ctx) -> list[Templated]:
-    if b"cu" not in ctx.data:
-        return []
+    whole = ctx.data.decode("utf-8", "surrogateescape")
+    if not (INDEX.search(whole) or LOCAL.search(whole) or (ctx.kind in IMAGE_KINDS and IMAGE.search(whole))):
+        return []  # the cheap test first: most files hold none, and Python's strings need the tree
     if ctx.kind == "python":
         regions = _python_strings(ctx)
     else:
@@ -51,9 +53,17 @@ def _templated(ctx) -> list[Templated]:
             for match in pattern.finditer(text):
                 if ctx.kind != "python" and _commented(text, match.start(1)):
                     continue
+                if what == "index" and not _url(text, match.start(1)):
+                    continue  # a path such as site-packages/nvidia/cu${MAJOR}/lib, not a wheel index
                 start = base + len(text[:match.start(1)].encode("utf-8", "surrogateescape"))
                 found.append(Templated(what, match[1], start, start + len(match[1].encode("utf-8", "surrogateescape"))))
     return sorted(found, key=lambda t: t.start)
+
+
+def _url(text: str, at: int) -> bool:
+    """Does the word that `at` lies in start as a URL (`https://...`, `file:///...`) or name a wheel folder?"""
+    word = re.split(r"[\s\"'`=(]", text[max(0, at - 2000):at])[-1]
+    return "://" in word or "/whl/" in word + "/"
 
 
 def _commented(text: str, at: int) -> bool:

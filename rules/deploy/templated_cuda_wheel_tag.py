@@ -28,7 +28,8 @@ class TemplatedCudaWheelTag(DeployRule):
     example_path = "install.sh"
     examples = [
         Valid("#!/bin/sh\npip install torch --index-url \"https://wheels.example.org/whl/rocm${ROCM_VERSION}\"\n"
-              "# pip install torch --index-url https://wheels.example.org/whl/cu${CUDA}\n"),
+              "# pip install torch --index-url https://wheels.example.org/whl/cu${CUDA}\n"
+              "export LD_LIBRARY_PATH=\"$SITE/nvidia/cu${CUDA_MAJOR}/lib:$LD_LIBRARY_PATH\"\n"),
         Valid("URL = 'https://wheels.example.org/whl/cu121'\nname = f'cuda{ver}'\n", path="setup_env.py"),
         Invalid("#!/bin/sh\nCUDA_VERSION=121\n"
                 "pip install torch --index-url \"https://wheels.example.org/whl/cu${CUDA_VERSION}\"\n", line=3,

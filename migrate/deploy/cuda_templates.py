@@ -19,7 +19,7 @@ import libcst as cst
 
 PLACEHOLDER = r"(?:\$\{\{[^}\n]*\}\}|\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|\$[A-Za-z_]\w*|\{[^{}\n]*\}|%(?:\(\w+\))?s)"
 INDEX = re.compile(r"/(cu" + PLACEHOLDER + r")(?=/|[\s\"'`),;]|$)", re.M)
-LOCAL = re.compile(r"[\w.]\+(cu" + PLACEHOLDER + r")(?![\w.])", re.M)
+LOCAL = re.compile(r"[\w.}]\+(cu" + PLACEHOLDER + r")(?![\w.])", re.M)  # `}`: f"torch=={v}+cu{c}"
 IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)?nvidia/cuda:[^\s\"'`]*?" + PLACEHOLDER + r"[^\s\"'`]*)")
 IMAGE_KINDS = ("python", "dotenv")  # the other kinds' images are PY050's (migrate/deploy/container_images.py)
 

@@ -45,6 +45,9 @@ class TemplatedCudaWheelTag(DeployRule):
                         "for your torch, e.g. +rocm7.1) or a literal tag"),
         Invalid("def index(ver):\n    return f\"https://wheels.example.org/whl/cu{ver}\"\n", path="setup_env.py",
                 line=2),
+        Invalid("import subprocess\n\n\ndef install(torch, cuda):\n"
+                "    subprocess.check_call([\"pip\", \"install\", f\"torch=={torch}+cu{cuda}\"])\n",
+                path="setup_env.py", line=5),
         Invalid("ARG CUDA=121\nFROM python:3.11\nRUN pip install torch --extra-index-url "
                 "https://wheels.example.org/whl/cu$CUDA\n", path="Dockerfile", line=3),
         Invalid("name: train\ndependencies:\n  - pip:\n      - torch==2.1.0+cu{{ cuda }}\n",

@@ -50,6 +50,9 @@ class TemplatedCudaWheelTag(DeployRule):
                 path="setup_env.py", line=5),
         Invalid("ARG CUDA=121\nFROM python:3.11\nRUN pip install torch --extra-index-url "
                 "https://wheels.example.org/whl/cu$CUDA\n", path="Dockerfile", line=3),
+        # pip expands ${NAME} in requirements files (tree-sitter-requirements rejects it; read through a copy)
+        Invalid("torch==2.1.0+cu${CUDA} --extra-index-url https://wheels.example.org/whl/cu${CUDA}\nnumpy\n",
+                path="requirements.txt", line=1),
         Invalid("name: train\ndependencies:\n  - pip:\n      - torch==2.1.0+cu{{ cuda }}\n",
                 path="environment.yml", line=4),
     ]

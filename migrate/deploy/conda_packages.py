@@ -29,3 +29,8 @@ PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
 def classify(name: str) -> tuple[str, str] | None:
     lower = name.lower()
     return next(((what, instead) for pattern, what, instead in PACKAGES if pattern.fullmatch(lower)), None)
+
+
+def spec_name(spec: str) -> str:
+    """The package a conda spec names: `cudnn` of `nvidia::cudnn>=8`, `pytorch` of `pytorch=2.1.0=py3.10_cuda*`."""
+    return re.split(r"[\s=<>!~\[]", spec.split("::", 1)[-1], maxsplit=1)[0]

@@ -130,3 +130,14 @@ def test_pip_index_options_in_the_sub_list(entry):
     assert [d.name for d in deps] == ["torch"]
     assert [(u.url, text[u.start:u.end]) for u in urls] == [("https://x.example.org/whl/cu118",) * 2]
     assert deps[0].group == urls[0].group  # one pip list: the pin serves the index
+
+
+@pytest.mark.parametrize(("text", "fixed"), [
+    ("dependencies:\n  - pip: [torch==2.1.0+cu118, --extra-index-url https://wheels.example.org/whl/cu118]\n",
+     "dependencies:\n  - pip: [torch==2.1.0+rocm5.6, --extra-index-url https://wheels.example.org/whl/rocm5.6]\n"),
+    ("dependencies:\n  - pip: [nvidia-cublas-cu12, numpy]\n", "dependencies:\n  - pip: [numpy]\n"),
+    ("dependencies:\n  - pip: [numpy, nvidia-cublas-cu12]\n", "dependencies:\n  - pip: [numpy]\n"),
+])
+def test_flow_pip_lists(tmp_path, text, fixed):
+    result = analyse(tmp_path, {"environment.yml": text}, unsafe_fixes=True)
+    assert result["environment.yml"].new.decode() == fixed

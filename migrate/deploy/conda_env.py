@@ -116,9 +116,12 @@ def _drop(data: bytes, node: tree_sitter.Node) -> tuple[int, int]:
         item = item.parent
     if item.type == "block_sequence_item":
         return y.lines(data, item.start_byte, item.end_byte)
-    end = node.end_byte
+    start, end = node.start_byte, node.end_byte
     after = re.match(rb"\s*,\s*", data[end:])
-    return node.start_byte, end + (after.end() if after else 0)
+    if after:
+        return start, end + after.end()
+    before = re.search(rb",\s*$", data[item.start_byte:start])  # the last item: the comma before it goes
+    return (item.start_byte + before.start() if before else start), end
 
 
 def pip_requirements(ctx, group: int) -> tuple[list[Dependency], list[IndexUrl]]:

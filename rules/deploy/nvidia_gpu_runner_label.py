@@ -24,6 +24,8 @@ NVIDIA_WORDS = {"nvidia", "cuda", "tesla", "rtx", "a100", "a800", "h100", "h800"
                 "p100", "k80", "t4", "l4", "l40", "l40s", "a10", "a10g", "a40", "a6000", "dgx"}
 _WORD = re.compile(r"[-_.\s/]+")
 _CUDA_VERSION = re.compile(r"cuda\d+(\.\d+)*|cu\d{3}")
+AMD_LABEL = ("(label the job with your AMD runner's labels: usually self-hosted, named after its GPU or gfx target, "
+             "e.g. mi300x or gfx942)")
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
 
 
@@ -43,17 +45,18 @@ class NvidiaGpuRunnerLabel(DeployRule):
         Invalid("on: push\njobs:\n  gpu-tests:\n    runs-on: [self-hosted, gpu, nvidia]\n    steps:\n"
                 "      - run: nvidia-smi\n", line=4,
                 message="job gpu-tests runs on runner label nvidia, an NVIDIA GPU runner: the migrated code needs a "
-                        "runner with an AMD GPU"),
+                        "runner with an AMD GPU (label the job with your AMD runner's labels: usually self-hosted, "
+                        "named after its GPU or gfx target, e.g. mi300x or gfx942)"),
         Invalid("jobs:\n  bench:\n    runs-on: linux-gpu-a100\n", line=3),
         Invalid("jobs:\n  bench:\n    runs-on:\n      group: gpus\n      labels:\n        - cuda12\n", line=6),
         Invalid("stages: [test]\ndefault:\n  tags: [docker]\ngpu-test:\n  stage: test\n  tags:\n    - gpu\n"
                 "    - nvidia-a100\n  script:\n    - make test\n", path=".gitlab-ci.yml", line=8,
                 message="job gpu-test runs on runner tag nvidia-a100, an NVIDIA GPU runner: the migrated code needs "
-                        "a runner with an AMD GPU (tag the job with your AMD runner's tag, e.g. its gfx target)"),
+                        "a runner with an AMD GPU (label the job with your AMD runner's labels: usually self-hosted, "
+                        "named after its GPU or gfx target, e.g. mi300x or gfx942)"),
         Invalid("jobs:\n  test:\n    strategy:\n      matrix:\n        runner: [ubuntu-latest, linux-gpu-h100]\n"
                 "        include:\n          - runner: [self-hosted, rtx4090]\n    runs-on: ${{ matrix.runner }}\n",
-                line=5, message="job test runs on runner label linux-gpu-h100, an NVIDIA GPU runner: the migrated "
-                                "code needs a runner with an AMD GPU"),
+                line=5),
         Valid("gpu-test:\n  tags: [gpu, mi300x]\n  script: [make test]\nvariables:\n  tags: nvidia\n",
               path=".gitlab-ci.yml"),
     ]
@@ -78,7 +81,7 @@ class NvidiaGpuRunnerLabel(DeployRule):
                     if label and names_nvidia(label):
                         yield self.finding(ctx, node.start_byte, node.end_byte,
                                            f"job {y.key(data, job)} runs on runner label {label}, an NVIDIA GPU "
-                                           "runner: the migrated code needs a runner with an AMD GPU")
+                                           f"runner: the migrated code needs a runner with an AMD GPU {AMD_LABEL}")
 
     def _gitlab(self, ctx, top):
         """GitLab CI jobs (top-level mappings with a `script`, `stage`, `extends` or `trigger`) and `default:`."""
@@ -95,8 +98,7 @@ class NvidiaGpuRunnerLabel(DeployRule):
                 if label and names_nvidia(label):
                     yield self.finding(ctx, node.start_byte, node.end_byte,
                                        f"job {name} runs on runner tag {label}, an NVIDIA GPU runner: the migrated "
-                                       "code needs a runner with an AMD GPU (tag the job with your AMD runner's tag, "
-                                       "e.g. its gfx target)")
+                                       f"code needs a runner with an AMD GPU {AMD_LABEL}")
 
 
 def _matrix_values(data: bytes, job, node) -> list:

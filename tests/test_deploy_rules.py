@@ -315,7 +315,8 @@ def test_messages_say_why(safe):
                                  "container toolkit: AMD GPUs are given as devices /dev/kfd and /dev/dri with group "
                                  "video")
     assert messages["PY060"] == ("job gpu runs on runner label a100, an NVIDIA GPU runner: the migrated code needs a "
-                                 "runner with an AMD GPU")
+                                 "runner with an AMD GPU (label the job with your AMD runner's labels: usually "
+                                 "self-hosted, named after its GPU or gfx target, e.g. mi300x or gfx942)")
     severities = {f.code: f.severity.label for r in safe.values() for f in r.findings if MINE.fullmatch(f.code)}
     assert severities == {"PY040": "info", "PY041": "info", "PY042": "warning", "PY043": "error", "PY044": "error",
                           "PY050": "warning", "PY051": "warning", "PY052": "warning", "PY055": "info",

@@ -62,6 +62,7 @@ _LINE_OPTION = re.compile(rb"[ \t](?=(?:-i|--index-url|--extra-index-url|-f|--fi
 
 
 _BRACED = re.compile(rb"\$\{[^}\n]*\}")
+_PIP_VARIABLE = re.compile(rb"\$\{[A-Z0-9_]+\}")  # the only form pip expands
 
 
 def recovered(kind: str, data: bytes) -> Iterator[bytes]:
@@ -71,7 +72,8 @@ def recovered(kind: str, data: bytes) -> Iterator[bytes]:
 
     - every grammar: a last line without its line break (a compose file ending `runtime: nvidia`);
     - requirements files: a requirement and an option on one line (`torch==2.3.0 --index-url .../cu121`): the blank
-      before the option becomes a line break, as if the option stood on the next line;
+      before the option becomes a line break, as if the option stood on the next line; a variable pip expands
+      (`${CUDA}`, in a version or a URL) becomes as many `0`s, with or without that split;
     - shell scripts: a `;` inside `${...}` (`${ARCHS:-8.0;9.0}`) becomes a `,`."""
     ended = data if data.endswith(b"\n") or not data else data + b"\n"
     if ended is not data:
@@ -80,6 +82,11 @@ def recovered(kind: str, data: bytes) -> Iterator[bytes]:
         split = _LINE_OPTION.sub(lambda m: b"\n" if _after_requirement(ended, m.start()) else m[0], ended)
         if split != ended:
             yield split
+        # pip expands `${NAME}` in requirements files (`torch==2.1.0+cu${CUDA}`, `--index-url .../cu${CUDA}`)
+        for copy in dict.fromkeys((ended, split)):
+            expanded = _PIP_VARIABLE.sub(lambda m: b"0" * len(m[0]), copy)
+            if expanded != copy:
+                yield expanded
     if kind in ("shell", "dotenv"):
         # `${TORCH_CUDA_ARCH_LIST:-8.0;9.0}`: bash reads a `;` inside `${...}` as part of the word, the grammar does not
         braced = _BRACED.sub(lambda m: m[0].replace(b";", b","), ended)

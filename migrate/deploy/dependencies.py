@@ -20,6 +20,7 @@ import re
 
 import tree_sitter
 
+from migrate.deploy.conda_env import pip_requirements
 from migrate.deploy.context import walk
 from migrate.deploy.pip_commands import pip_commands
 from migrate.deploy.requirement import INDEX_OPTIONS, Dependency, IndexUrl, Version, pep508
@@ -171,14 +172,20 @@ def pyproject_file(data: bytes, root: tree_sitter.Node) -> tuple[list[Dependency
 
 
 def dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
-    """Dependencies and index URLs of a requirements or pyproject context, or of the `pip install` commands of a
-    shell script or Dockerfile (migrate/deploy/pip_commands.py); cached on the context."""
+    """Dependencies and index URLs of a requirements or pyproject context, of the `pip install` commands of a
+    shell script, Dockerfile or YAML file (migrate/deploy/pip_commands.py), and of a conda environment file's `- pip:`
+    sub-list (migrate/deploy/conda_env.py); cached on the context."""
     return ctx.once("dependencies", _dependencies)
 
 
 def _dependencies(ctx) -> tuple[list[Dependency], list[IndexUrl]]:
-    if ctx.kind in ("shell", "docker", "yaml"):
+    if ctx.kind in ("shell", "docker"):
         return pip_commands(ctx)
+    if ctx.kind == "yaml":  # CI steps and the `- pip:` sub-list of a conda environment file
+        deps, urls = pip_commands(ctx)
+        group = 1 + max((d.group for d in deps), default=0)
+        more_deps, more_urls = pip_requirements(ctx, max(group, 1 + max((u.group for u in urls), default=0)))
+        return deps + more_deps, urls + more_urls
     reader = requirement_file if ctx.kind == "requirements" else pyproject_file
     return reader(ctx.data, ctx.root)
 

@@ -1,6 +1,7 @@
 """A torch, torchvision or torchaudio pin with a CUDA local version (`torch==2.3.0+cu121`, `torchvision==0.18.0+cu118`,
 poetry's `torch = "2.3.0+cu121"`) in a requirements file or pyproject.toml (or a `pip install` line of a shell
-script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included).
+script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included, or the `- pip:` sub-list of a conda
+environment file).
 
 Why: the `+cuXYZ` wheels are PyTorch's CUDA builds; they do not use AMD GPUs. The ROCm builds of the same release
 carry `+rocmX.Y` instead (`torch==2.3.0+rocm6.0`) and live on the matching ROCm index (rule PY040 moves the index).
@@ -54,6 +55,9 @@ class CudaLocalVersion(DeployRule):
                 fixed="[tool.poetry.dependencies]\npython = \"^3.10\"\ntorch = {version = \"2.4.1+rocm6.1\", "
                       "source = \"pt\"}\n",
                 line=3, path="pyproject.toml"),
+        Invalid("name: train\ndependencies:\n  - python=3.10\n  - pip:\n      - torch==2.3.1+cu121\n      - numpy\n",
+                fixed="name: train\ndependencies:\n  - python=3.10\n  - pip:\n      - torch==2.3.1+rocm6.0\n"
+                      "      - numpy\n", path="environment.yml", line=5),
         Invalid("torch==2.99.0+cu126\n", line=1,
                 message="torch==2.99.0+cu126 pins PyTorch's CUDA build, and hipmigrate does not know which ROCm "
                         "version torch 2.99.0 is published for: replace +cu126 with its +rocm tag by hand"),

@@ -1,7 +1,8 @@
 """CUDA packages installed by a Dockerfile `RUN`, a shell script, or a CI step (GitHub Actions `run:` in a workflow or
 a composite action's `action.yml`, GitLab CI `script:`): `apt-get install cuda-toolkit-12-1`,
 `libcudnn8`, `libnccl2`, `libcublas-12-1`, `nvidia-container-toolkit`, `yum install cuda`, `conda install
-cudatoolkit` / `pytorch-cuda=12.1`.
+cudatoolkit` / `pytorch-cuda=12.1`, and what else conda installs for CUDA (`conda install cudnn nccl pytorch`: the
+packages PY064 reports in environment files).
 
 Why: these packages come from NVIDIA's repositories and hold CUDA's compilers and libraries (or NVIDIA's driver
 tools); on an AMD machine nothing uses them, and their repositories are usually missing from a ROCm base image, so
@@ -15,10 +16,12 @@ from __future__ import annotations
 import re
 
 from migrate.deploy import yaml_shell
+from migrate.deploy.conda_packages import classify as conda_classify, spec_name
 from migrate.model import Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
 TOKEN = re.compile(r"[^\s\\;&|()\"'\[\],`]+")
+CONDA = {"conda", "mamba", "micromamba"}  # their packages are also read as conda_packages classifies them (PY064)
 INSTALLERS = {"apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "conda", "mamba", "micromamba", "apk"}
 PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"(cuda-toolkit|cuda-compiler|cuda-nvcc|cuda-libraries|cuda-runtime|cuda-cudart|cuda)([-=][\w.*-]+)?"),
@@ -60,10 +63,11 @@ def install_findings(text: str):
         if installer is None or "install" not in names[installer + 1:]:
             continue
         start = names.index("install", installer + 1)
+        conda = names[installer].rsplit("/", 1)[-1] in CONDA
         for offset, word in words[start + 1:]:
             if word.startswith("-"):
                 continue
-            found = _classify(word)
+            found = _classify(word) or (conda_classify(spec_name(word)) if conda else None)
             if found:
                 yield offset, word, *found
 
@@ -85,6 +89,9 @@ class CudaPackageInstall(DeployRule):
         Invalid("FROM continuumio/miniconda3\nRUN conda install -y pytorch pytorch-cuda=12.1 -c pytorch -c nvidia\n",
                 message="pytorch-cuda=12.1 installs conda's CUDA toolkit, which AMD GPUs do not use: conda has no "
                         "ROCm builds of PyTorch: install PyTorch's ROCm wheels with pip"),
+        Invalid("#!/bin/sh\nmamba install -y -c conda-forge \"nvidia::cudnn>=8\" nccl numpy\n", path="setup_env.sh",
+                line=2, message="nvidia::cudnn>=8 installs cuDNN, which AMD GPUs do not use: ROCm's counterpart is MIOpen "
+                                "(miopen-hip): take it from ROCm (the system or a rocm/* image) instead"),
         Invalid("jobs:\n  build:\n    runs-on: ubuntu-22.04\n    steps:\n      - uses: actions/checkout@v4\n"
                 "      - name: Install CUDA\n        run: |\n          sudo apt-get update\n"
                 "          sudo apt-get install -y cuda-toolkit-12-4 nvidia-gds\n",

@@ -1,8 +1,8 @@
 """A package index or find-links URL that names PyTorch's CUDA wheels (`--index-url .../whl/cu121`,
 `--extra-index-url .../cu118`, `-f .../cu124`, `-f .../whl/cu111/torch_stable.html`, a `[[tool.uv.index]]`/`[[tool.poetry.source]]` `url`, `[tool.uv]`
-`index-url`/`extra-index-url`) in a requirements file or pyproject.toml, or in a `pip install` command of a
-shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`, `sh -c` exec form included
-(migrate/deploy/pip_commands.py); also such a URL kept in a variable that pip commands read later
+`index-url`/`extra-index-url`) in a requirements file or pyproject.toml, in the `- pip:` sub-list of a conda
+environment file, or in a `pip install` command of a shell script or a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT`,
+`sh -c` exec form included (migrate/deploy/pip_commands.py); also such a URL kept in a variable that pip commands read later
 (`PYTORCH_INDEX: .../whl/cu128` in a workflow's `env:`, `ENV PIP_EXTRA_INDEX_URL=...`, `TORCH_INDEX=...` in a script or
 a `.env` file).
 
@@ -81,6 +81,10 @@ class CudaWheelIndexUrl(DeployRule):
                 "RUN pip install torch==2.3.1\n",
                 fixed="FROM python:3.11\nENV PIP_EXTRA_INDEX_URL=\"https://download.pytorch.org/whl/rocm6.0\"\n"
                       "RUN pip install torch==2.3.1\n", path="Dockerfile"),
+        Invalid("channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip:\n      - torch==2.3.1\n"
+                "      - --extra-index-url https://wheels.example.org/whl/cu121\n",
+                fixed="channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip:\n      - torch==2.3.1\n"
+                      "      - --extra-index-url https://wheels.example.org/whl/rocm6.0\n", path="environment.yml", line=6),
         Valid("CUDA_REPO=https://developer.download.nvidia.com/compute/cuda/repos/cu121\n", path=".env"),
         Invalid("-f https://wheels.example.org/whl/cu118/\ntorchvision==0.19.1\n",
                 fixed="-f https://wheels.example.org/whl/rocm6.1/\ntorchvision==0.19.1\n", line=1),

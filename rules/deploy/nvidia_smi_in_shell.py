@@ -21,16 +21,10 @@ command is written with JSON's escapes (none of the commands above needs one).
 """
 from __future__ import annotations
 
-import os
-
-from migrate.deploy import docker_shell, yaml_shell
-from migrate.deploy.context import parse, walk
-from migrate.deploy.docker_shell import ShellText
+from migrate.deploy.shell_commands import commands, output_parsed, text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 from migrate.smi import EXACT, counterpart
-
-CAPTURING = ("command_substitution", "process_substitution")
 
 
 class NvidiaSmiInShell(DeployRule):
@@ -79,30 +73,17 @@ class NvidiaSmiInShell(DeployRule):
     ]
 
     def check(self, ctx):
-        if b"nvidia-smi" not in ctx.data:
-            return
-        if ctx.kind == "shell":
-            pieces = [(ctx.root, ShellText(ctx.data, 0))]
-        elif ctx.kind == "yaml":
-            pieces = [(parse("shell", shell.text).root_node, shell) for shell in yaml_shell.shell_texts(ctx)
-                      if b"nvidia-smi" in shell.text]
-        else:
-            pieces = docker_shell.trees(ctx)
-        for root, shell in pieces:
-            for command in walk(root, "command"):
-                name = command.child_by_field_name("name")
-                if name is None or os.path.basename(_text(shell, name)) != "nvidia-smi":
-                    continue
-                arguments = command.children_by_field_name("argument")
-                if any(a.type not in ("word", "number") for a in arguments):
-                    continue  # an expansion or a quoted string: not followed
-                yield from self._command(ctx, shell, command, name, [_text(shell, a) for a in arguments])
+        for shell, command, name in commands(ctx, "nvidia-smi"):
+            arguments = command.children_by_field_name("argument")
+            if any(a.type not in ("word", "number") for a in arguments):
+                continue  # an expansion or a quoted string: not followed
+            yield from self._command(ctx, shell, command, name, [text(shell, a) for a in arguments])
 
     def _command(self, ctx, shell, command, name, options: list[str]):
         shown = " ".join(["nvidia-smi", *options])
         start, end = shell.at(command.start_byte), shell.at(command.end_byte)
         near = counterpart(tuple(options))
-        if _parsed(shell, command):
+        if output_parsed(shell, command):
             how = f"parse `{near} --json` (or --csv)" if near else "parse an amd-smi command's --json output"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
                                f"here: amd-smi prints another layout: {how}")
@@ -122,30 +103,3 @@ class NvidiaSmiInShell(DeployRule):
             hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
                 "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
-
-
-def _text(shell: ShellText, node) -> str:
-    return shell.text[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
-
-
-def _parsed(shell: ShellText, command) -> bool:
-    """Is the command's output read: captured, piped on, or written to a file (not /dev/null)?"""
-    node = command
-    while node.parent is not None:
-        parent = node.parent
-        if parent.type in CAPTURING:
-            return True
-        if parent.type == "pipeline" and parent.children and parent.children[-1] != node:
-            return True
-        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
-            for redirect in parent.children_by_field_name("redirect"):
-                descriptor = redirect.child_by_field_name("descriptor")
-                target = redirect.child_by_field_name("destination")
-                to_stdout = descriptor is None or _text(shell, descriptor) == "1"
-                if redirect.type == "file_redirect" and to_stdout and target is not None \
-                        and _text(shell, target) != "/dev/null":
-                    return True
-        if parent.type in ("program", "compound_statement", "if_statement", "while_statement", "for_statement"):
-            return False
-        node = parent
-    return False

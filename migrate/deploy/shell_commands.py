@@ -1,0 +1,65 @@
+"""Simple commands of the shell text a file runs, read with tree-sitter-bash: a shell script whole, a Dockerfile's
+`RUN`/`CMD`/`ENTRYPOINT`/`HEALTHCHECK` shell text (migrate/deploy/docker_shell.py), and a YAML file's script steps
+(migrate/deploy/yaml_shell.py); with whether a command's output is read by what follows. For the rules over
+diagnostic commands (`nvidia-smi`, `nvcc --version`).
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+import tree_sitter
+
+from migrate.deploy import docker_shell, yaml_shell
+from migrate.deploy.context import parse, walk
+from migrate.deploy.docker_shell import ShellText
+
+CAPTURING = ("command_substitution", "process_substitution")
+
+
+def pieces(ctx, needle: bytes) -> list[tuple[tree_sitter.Node, ShellText]]:
+    """(tree, text) of each piece of shell text of the file that may hold `needle`."""
+    if needle not in ctx.data:
+        return []
+    if ctx.kind == "shell":
+        return [(ctx.root, ShellText(ctx.data, 0))]
+    if ctx.kind == "yaml":
+        return [(parse("shell", shell.text).root_node, shell) for shell in yaml_shell.shell_texts(ctx)
+                if needle in shell.text]
+    return docker_shell.trees(ctx)
+
+
+def commands(ctx, name: str) -> Iterator[tuple[ShellText, tree_sitter.Node, tree_sitter.Node]]:
+    """(text, command, name node) of every simple command that runs `name` (also by a path: /usr/bin/name)."""
+    for root, shell in pieces(ctx, name.encode()):
+        for command in walk(root, "command"):
+            node = command.child_by_field_name("name")
+            if node is not None and os.path.basename(text(shell, node)) == name:
+                yield shell, command, node
+
+
+def text(shell: ShellText, node: tree_sitter.Node) -> str:
+    return shell.text[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
+
+
+def output_parsed(shell: ShellText, command: tree_sitter.Node) -> bool:
+    """Is the command's output read: captured, piped on, or written to a file (not /dev/null)?"""
+    node = command
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type in CAPTURING:
+            return True
+        if parent.type == "pipeline" and parent.children and parent.children[-1] != node:
+            return True
+        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
+            for redirect in parent.children_by_field_name("redirect"):
+                descriptor = redirect.child_by_field_name("descriptor")
+                target = redirect.child_by_field_name("destination")
+                to_stdout = descriptor is None or text(shell, descriptor) == "1"
+                if redirect.type == "file_redirect" and to_stdout and target is not None \
+                        and text(shell, target) != "/dev/null":
+                    return True
+        if parent.type in ("program", "compound_statement", "if_statement", "while_statement", "for_statement"):
+            return False
+        node = parent
+    return False

@@ -1,0 +1,70 @@
+"""`nvcc` run from a shell script, a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT` (shell form, or exec form through `sh -c`),
+or a CI step (GitHub Actions `run:`, GitLab CI `script:`), also by a path (`/usr/local/cuda/bin/nvcc -V`,
+`$CUDA_HOME/bin/nvcc` is not followed: its name is built at run time); read through migrate/deploy/shell_commands.py.
+
+Why: there is no nvcc on a ROCm machine; HIP's compiler driver is `hipcc` (AMD's clang underneath).
+
+What happens, by case:
+- `nvcc --version` or `nvcc -V` whose output is only shown (a CI step that logs the toolchain): rewritten (safe) to
+  `hipcc --version`, which prints HIP's version and the clang it drives.
+- The same with its output parsed (captured, piped into `grep release`, written to a file): WARNING, no fix:
+  hipcc's text has another layout; `hipconfig --version` prints HIP's version alone.
+- Any other nvcc command (a compile): WARNING, no fix: `hipcc` compiles HIP for AMD GPUs, but nvcc's options do not
+  carry over (`-arch=sm_80`/`-gencode` → `--offload-arch=gfx942`, `.cu` sources need `-x hip`, `-Xcompiler` and
+  `--expt-relaxed-constexpr` have no counterpart or none is needed).
+"""
+from __future__ import annotations
+
+from migrate.deploy.shell_commands import commands, output_parsed, text
+from migrate.model import Edit, Severity
+from migrate.rule import DeployRule, Invalid, Valid
+
+VERSION = {"--version", "-V"}
+
+
+class NvccInShell(DeployRule):
+    code = "PY068"
+    severity = Severity.WARNING
+    file_kinds = ("shell", "docker", "yaml")
+    example_path = "build.sh"
+    examples = [
+        Valid("#!/bin/sh\nhipcc --version\necho 'nvcc --version'\n# nvcc -V\ncommand -v nvcc || exit 0\n"),
+        Invalid("jobs:\n  build:\n    runs-on: ubuntu-22.04\n    steps:\n      - run: nvcc --version\n"
+                "      - run: |\n          /usr/local/cuda/bin/nvcc -V\n          make\n",
+                fixed="jobs:\n  build:\n    runs-on: ubuntu-22.04\n    steps:\n      - run: hipcc --version\n"
+                      "      - run: |\n          hipcc --version\n          make\n",
+                path=".github/workflows/build.yml", line=5,
+                message="nvcc --version does not exist on ROCm machines: hipcc --version prints HIP's version and "
+                        "the clang it drives"),
+        Invalid("build:\n  script:\n    - nvcc -V\n    - CUDA=$(nvcc --version | grep release)\n",
+                fixed="build:\n  script:\n    - hipcc --version\n    - CUDA=$(nvcc --version | grep release)\n",
+                path=".gitlab-ci.yml", line=3),
+        Invalid("#!/bin/bash\nnvcc --version | grep -o 'release [0-9.]*'\n", line=2,
+                message="nvcc --version does not exist on ROCm machines, and its output is parsed here: hipcc "
+                        "--version prints another layout; `hipconfig --version` prints HIP's version alone"),
+        Invalid("FROM rocm/dev-ubuntu-22.04:6.4.1-complete\nRUN nvcc -O3 -arch=sm_80 -o app main.cu\n",
+                path="Dockerfile", line=2,
+                message="nvcc -O3 -arch=sm_80 -o app main.cu compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for "
+                        "AMD GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "
+                        "--offload-arch=gfx942, .cu sources need -x hip): rewrite this command by hand"),
+    ]
+
+    def check(self, ctx):
+        for shell, command, name in commands(ctx, "nvcc"):
+            arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
+            start, end = shell.at(command.start_byte), shell.at(command.end_byte)
+            shown = " ".join(["nvcc", *arguments])
+            if len(arguments) == 1 and arguments[0] in VERSION:
+                if output_parsed(shell, command):
+                    yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines, and its output is "
+                                       "parsed here: hipcc --version prints another layout; `hipconfig --version` "
+                                       "prints HIP's version alone")
+                    continue
+                yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines: hipcc --version prints "
+                                   "HIP's version and the clang it drives", severity=Severity.INFO,
+                                   edits=[Edit(shell.at(name.start_byte), end, shell.escape("hipcc --version"))],
+                                   title="Run hipcc --version")
+                continue
+            yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for AMD "
+                               "GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "
+                               "--offload-arch=gfx942, .cu sources need -x hip): rewrite this command by hand")

@@ -151,7 +151,8 @@ def test_a_second_build_compiles_nothing_until_a_header_changes(tmp_path, hipcc,
     log.write_text("")
     text = cli("build", out, "--offload-arch", "gfx90a", "--hipcc", counting).stdout.splitlines()
     assert text[-1] == f"compile cache {store}: 3 of 3 compiles read from it, 0 compiled"
-    assert [[c.strip() for c in line.split("│")[1:5]] for line in text if line.startswith("│ ") and ".cu" in line] == [
+    rows = [line.split("│")[1:5] for line in text if line.startswith("│ ") and ".cu" in line]
+    assert [[cell.strip() for cell in row] for row in rows] == [
         ["a.cu", "gfx90a", "ok", "cached"], ["b.cu", "gfx90a", "ok", "cached"], ["c.cu", "gfx90a", "failed", "cached"]]
     assert " -c " not in log.read_text()
 

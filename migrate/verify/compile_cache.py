@@ -2,13 +2,13 @@
 environment variable HIPMIGRATE_COMPILE_CACHE names (no variable: no cache), so that the same compile asked again
 is answered without running the compiler. `hipmigrate build` and the tests' compiles (tests/compile.py) share it.
 
-An entry's key is a hash of: the compiler's resolved path and the first lines of its `--version` (asked once per
-compiler and process); its arguments in order, each path inside the tree root written relative to it and the
-arguments the caller names (the object file) replaced by a label; the AMD target; the environment variables that
-change what hipcc does (HIP_PLATFORM, HIP_CLANG_PATH, ROCM_PATH, CPATH, ...); and the path and bytes of the unit and
-of every file it may include (migrate.verify.include_scan: conservative, so a header's change, or a new file that
-an include could find, changes the key). A unit that includes a name given by a macro has no key: it is compiled
-every time.
+An entry's key is a hash of: the compiler's resolved path and bytes, and the first lines of its `--version` (asked
+once per compiler and process); its arguments in order, each path inside the tree root written relative to it and
+the arguments the caller names (the object file) replaced by a label; the AMD target; the environment variables
+that change what hipcc does (HIP_PLATFORM, HIP_CLANG_PATH, ROCM_PATH, CPATH, ...); and the path and bytes of the
+unit and of every file it may include (migrate.verify.include_scan: conservative, so a header's change, or a new
+file that an include could find, changes the key). A unit that includes a name given by a macro has no key: it is
+compiled every time.
 
 An entry is one JSON file, FOLDER/<2 hex>/<key>.json, written whole or not at all (a temporary file renamed over
 it). Its output keeps paths inside the tree root relative to it, and a hit puts the current root back, so the same
@@ -57,10 +57,20 @@ _versions: dict[str, str] = {}
 _versions_lock = threading.Lock()
 
 
-def version(compiler: str, env: Mapping[str, str] | None = None) -> str:
-    """The first lines of `compiler --version`, asked once per resolved compiler in this process ("" when it cannot
-    be run)."""
+def identity(compiler: str) -> str:
+    """The compiler's resolved path and a hash of its file (hipcc is a script: one edited is another compiler)."""
     resolved = os.path.realpath(compiler)
+    try:
+        with open(resolved, "rb") as fh:
+            return f"{resolved}\0{hashlib.file_digest(fh, 'sha256').hexdigest()}"
+    except OSError:
+        return resolved
+
+
+def version(compiler: str, env: Mapping[str, str] | None = None) -> str:
+    """The first lines of `compiler --version`, asked once per compiler (its `identity`) in this process ("" when it
+    cannot be run)."""
+    resolved = identity(compiler)
     with _versions_lock:
         if resolved not in _versions:
             try:
@@ -99,7 +109,7 @@ def key(compiler: str, version_line: str, args: Sequence[str], target: str, unit
         digest.update(f"{label}:{len(data)}:".encode() + data)
 
     part("format", str(FORMAT))
-    part("compiler", os.path.realpath(compiler))
+    part("compiler", identity(compiler))
     part("version", version_line)
     part("target", target)
     for arg in args:

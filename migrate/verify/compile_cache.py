@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -58,8 +59,9 @@ _versions_lock = threading.Lock()
 
 
 def identity(compiler: str) -> str:
-    """The compiler's resolved path and a hash of its file (hipcc is a script: one edited is another compiler)."""
-    resolved = os.path.realpath(compiler)
+    """The compiler's resolved path and a hash of its file (hipcc is a script: one edited is another compiler); a
+    bare name is looked up on PATH."""
+    resolved = os.path.realpath(compiler if os.sep in compiler else shutil.which(compiler) or compiler)
     try:
         with open(resolved, "rb") as fh:
             return f"{resolved}\0{hashlib.file_digest(fh, 'sha256').hexdigest()}"

@@ -124,12 +124,12 @@ def test_a_second_build_compiles_nothing_until_a_header_changes(tmp_path, hipcc,
     src, out = write_tree(tmp_path / "src", SOURCES), tmp_path / "out"
     assert cli("run", src, "--out", out, "--hip-version", "5.2").exit_code == 0
 
-    def build() -> tuple[list[str], dict]:
+    def build(tree: Path = out) -> tuple[list[str], dict]:
         log.write_text("")
-        result = cli("build", out, "--offload-arch", "gfx90a", "--hipcc", counting, "--output-format", "json")
+        result = cli("build", tree, "--offload-arch", "gfx90a", "--hipcc", counting, "--output-format", "json")
         assert result.exit_code == 1, result.stdout  # c.cu does not compile
         compiled = sorted(Path(line.split(" -c ", 1)[1].split(" -o ", 1)[0]).name
-                          for line in log.read_text().splitlines() if f" -c {out}/" in line)
+                          for line in log.read_text().splitlines() if f" -c {tree}/" in line)
         return compiled, json.loads(result.stdout)
 
     def results(doc: dict, seconds: bool = True) -> list[tuple]:
@@ -155,6 +155,10 @@ def test_a_second_build_compiles_nothing_until_a_header_changes(tmp_path, hipcc,
     assert [[cell.strip() for cell in row] for row in rows] == [
         ["a.cu", "gfx90a", "ok", "cached"], ["b.cu", "gfx90a", "ok", "cached"], ["c.cu", "gfx90a", "failed", "cached"]]
     assert " -c " not in log.read_text()
+    moved = tmp_path / "moved" / "out"
+    shutil.copytree(out, moved)
+    compiled, elsewhere = build(moved)
+    assert compiled == [] and results(elsewhere) == results(first)  # the same tree in another folder: the same keys
 
     (out / "shared.h").write_text(SOURCES["shared.h"] + "inline __device__ int three() { return 3; }\n")
     compiled, third = build()

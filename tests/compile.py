@@ -13,23 +13,23 @@ TARGET = "gfx90a"
 HOST = "host"  # the target of a PyTorch extension's host C++ unit
 
 
-def run_cached(cmd: list[str], source: Path, out_dir: Path, env: dict[str, str],
-               target: str) -> subprocess.CompletedProcess:
-    """`cmd` run, or the result of the same compile made before, from the compile cache that HIPMIGRATE_COMPILE_CACHE
-    names (tests/conftest.py sets it for the run; `hipmigrate build` shares it): keyed by
-    migrate.verify.compile_cache, the source's folder as the tree root and the object file by its place. Everything
-    the compiler printed, stdout then stderr, is the result's stderr, whether it ran or was read back."""
-    store = compile_cache.folder(env)
+def run_cached(cmd: list[str], source: Path, obj: Path, env: dict[str, str], target: str,
+               cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`cmd` run in `cwd`, or the result of the same compile made before, from the compile cache that
+    HIPMIGRATE_COMPILE_CACHE names (tests/conftest.py sets it for the run; `hipmigrate build` shares it): keyed by
+    migrate.verify.compile_cache, the source's folder as the tree root and the object file `obj` by its place.
+    Everything the compiler printed, stdout then stderr, is the result's stderr, whether it ran or was read back."""
+    store = compile_cache.folder()
     if store is None:
-        return _ran(cmd, env)
+        return _ran(cmd, env, cwd)
     root = source.parent
-    key = compile_cache.key(cmd[0], compile_cache.version(cmd[0], env), cmd[1:], target, source, root, Path.cwd(),
-                            env, {str(out_dir / (source.name + ".o")): "<object>"}, _memo)
+    key = compile_cache.key(cmd[0], compile_cache.version(cmd[0], env), cmd[1:], target, source, root,
+                            cwd or Path.cwd(), env, {str(obj): "<object>"}, _memo)
     hit = None if key is None else compile_cache.load(store, key, root)
     if hit is not None:
         return subprocess.CompletedProcess(cmd, hit.status, "", hit.output)
     started = time.perf_counter()
-    proc = _ran(cmd, env)
+    proc = _ran(cmd, env, cwd)
     if key is not None:
         compile_cache.save(store, key, compile_cache.Outcome(proc.stderr, proc.returncode,
                                                              time.perf_counter() - started), root)
@@ -39,8 +39,8 @@ def run_cached(cmd: list[str], source: Path, out_dir: Path, env: dict[str, str],
 _memo: dict = {}  # the environment's headers (HIP's, torch's), read once per test process
 
 
-def _ran(cmd: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+def _ran(cmd: list[str], env: dict[str, str], cwd: Path | None) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
     return subprocess.CompletedProcess(cmd, proc.returncode, "", proc.stdout + proc.stderr)
 
 
@@ -54,7 +54,7 @@ def hipcc_compile(hipcc: str, source: Path, include_dirs: list[Path], out_dir: P
     for d in include_dirs:
         cmd += ["-I", str(d)]
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    return run_cached(cmd, source, out_dir, env, target)
+    return run_cached(cmd, source, out_dir / (source.name + ".o"), env, target)
 
 
 def torch_extension_unit(source: Path) -> bool:
@@ -78,4 +78,4 @@ def compile_unit(hipcc: str, source: Path, include_dirs: list[Path], out_dir: Pa
     for d in [*include_paths(), *include_dirs]:
         cmd += ["-I", str(d)]
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    return run_cached(cmd, source, out_dir, env, HOST)
+    return run_cached(cmd, source, out_dir / (source.name + ".o"), env, HOST)

@@ -34,7 +34,7 @@ from migrate.verify import include_scan
 ENV = "HIPMIGRATE_COMPILE_CACHE"
 FORMAT = 1
 ROOT_MARK = "<hipmigrate-root>"  # the tree root, in a kept argument or output
-VERSION_LINES = 2  # `hipcc --version`: "HIP version: ..." and the clang behind it
+VERSION_LINES = 8  # `hipcc --version`: HIP, clang, target, ...; `nvcc --version`: its release is on line 4
 ENV_NAMES = ("HIP_PLATFORM", "HIP_CLANG_PATH", "HIP_PATH", "ROCM_PATH", "HIP_DEVICE_LIB_PATH",
              "HIPCC_COMPILE_FLAGS_APPEND", "HIPCC_LINK_FLAGS_APPEND", *include_scan.PATH_VARIABLES)
 

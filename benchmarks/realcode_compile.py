@@ -1,24 +1,22 @@
 """Compiles of the corpus's units: nvcc for the original, hipcc for each migration and the human port.
 
 Every compile is a real one (`-c`, an object written and thrown away), run from the tree's root so that the
-diagnostics name paths relative to it. Outcomes are cached under CACHE/compiles by a hash of the command, the
-compiler and the bytes of every project file the unit includes (benchmarks/realcode_includes.py), so a second run
-compiles only what changed.
+diagnostics name paths relative to it. Outcomes are kept in the compile cache of `hipmigrate build`
+(migrate/verify/compile_cache.py), in the folder CACHE/compiles: keyed by the compiler and its version, the command
+and the bytes of every file the unit may include, so a second run compiles only what changed.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.realcode_includes import closure
+from migrate.verify import compile_cache
 
 TOOLCHAIN = Path("/opt/hipmigrate/toolchain")
 CUDA_INCLUDE = TOOLCHAIN / "cuda" / "include"
@@ -85,43 +83,39 @@ def first_error(output: str) -> tuple[str | None, str | None, int | None]:
     return None, None, None
 
 
-def _key(job: Job) -> str:
-    digest = hashlib.sha256(json.dumps([job.compiler, job.flags, job.include, job.path]).encode())
-    root = Path(job.root)
-    for rel in closure(root, job.path, [str(Path(job.path).parent), *job.include]):
-        digest.update(rel.encode() + b"\0")
-        try:
-            digest.update(hashlib.sha256((root / rel).read_bytes()).digest())
-        except OSError:
-            pass
-    return digest.hexdigest()[:32]
+TARGETS = {True: "gfx942", False: "sm_90"}  # the target of hip_job's and nvcc_job's flags
+_memo: dict = {}  # the toolkits' headers, read once for every unit's cache key
 
 
 def compile_one(job: Job, cache: Path | None) -> Outcome:
-    key = _key(job)
-    stored = cache / f"{key}.json" if cache else None
-    if stored and stored.exists():
-        return Outcome(**{**json.loads(stored.read_text()), "cached": True})
     env = dict(os.environ, HIP_PLATFORM="amd") if job.hip else dict(os.environ)
+    root = Path(job.root)
     with tempfile.TemporaryDirectory(prefix="realcode-") as tmp:
-        start = time.monotonic()
-        try:
-            done = subprocess.run(argv(job, os.path.join(tmp, "unit.o")), cwd=job.root, env=env,
-                                  capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
-            rc, output = done.returncode, done.stdout + done.stderr
-        except subprocess.TimeoutExpired:
-            rc, output = -1, f"error: timed out after {TIMEOUT} s"
-        seconds = round(time.monotonic() - start, 2)
+        obj = os.path.join(tmp, "unit.o")
+        cmd = argv(job, obj)
+        key = None if cache is None else compile_cache.key(
+            job.compiler, compile_cache.version(job.compiler, env), cmd[1:], TARGETS[job.hip], root / job.path, root,
+            root, env, {obj: "<object>"}, _memo)
+        hit = None if key is None else compile_cache.load(cache, key, root)
+        if hit is not None:
+            rc, output, seconds = hit.status, hit.output, round(hit.seconds, 2)
+        else:
+            start = time.monotonic()
+            try:
+                done = subprocess.run(cmd, cwd=job.root, env=env, capture_output=True, text=True, errors="replace",
+                                      timeout=TIMEOUT)
+                rc, output = done.returncode, done.stdout + done.stderr
+            except subprocess.TimeoutExpired:
+                rc, output = -1, f"error: timed out after {TIMEOUT} s"
+            seconds = round(time.monotonic() - start, 2)
+            if key is not None and rc != -1:  # a compile that timed out is not kept
+                compile_cache.save(cache, key, compile_cache.Outcome(output, rc, seconds), root)
     message, file, line = first_error(output) if rc else (None, None, None)
     if rc and message is None:
         tail = [l for l in output.splitlines() if l.strip()]
         message = tail[-1] if tail else f"exit status {rc} without a message"
     kept = "\n".join(output.splitlines()[:40])
-    outcome = Outcome(rc == 0, seconds, message, file, line, kept)
-    if stored:
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        stored.write_text(json.dumps({k: v for k, v in asdict(outcome).items() if k != "cached"}))
-    return outcome
+    return Outcome(rc == 0, seconds, message, file, line, kept, hit is not None)
 
 
 def compile_all(jobs: list[Job], workers: int, cache: Path | None, progress=None) -> dict[Job, Outcome]:

@@ -171,6 +171,7 @@ class UnitResult:
     seconds: float
     findings: tuple[Finding, ...] = ()
     command: tuple[str, ...] = ()
+    cached: bool = False  # the compiler's output and status were read from the compile cache (its seconds too)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ class BuildResult:
     skipped: tuple[str, ...] = ()  # sources that are not HIP (plain host C/C++)
     project: CommandResult | None = None
     hipcc_origin: str = ""  # where that hipcc came from (migrate.toolchain.provenance): it is what `build` runs
+    compile_cache: str | None = None  # the folder of the compile cache used (HIPMIGRATE_COMPILE_CACHE), if any
 
     @property
     def failed(self) -> bool:

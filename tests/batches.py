@@ -27,6 +27,7 @@ two. A snippet compiled alone is compiled exactly as given.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from migrate.cpp.parse import parse
+from tests.compile import run_cached
 
 NAMESPACE = "hipmigrate_batch_"
 BATCH = 24  # snippets per batch at most
@@ -211,11 +213,14 @@ def _first_error(compiler: Compiler, output: str) -> str:
 
 
 def compile_text(compiler: Compiler, text: str, folder: Path) -> tuple[int, str]:
+    """(exit status, all the compiler printed) of `text` compiled in `folder`, or of the same compile made before
+    (the compile cache: tests/compile.py)."""
     source = folder / f"unit{compiler.suffix}"
     source.write_text(text)
     cmd = compiler.command(source, folder / "unit.o")
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=folder, env=compiler.env)
-    return proc.returncode, proc.stdout + proc.stderr
+    proc = run_cached(cmd, source, folder / "unit.o", dict(os.environ) if compiler.env is None else compiler.env, "",
+                      folder)
+    return proc.returncode, proc.stderr
 
 
 def alone(compiler: Compiler, snippet: Snippet) -> str | None:

@@ -1,54 +1,47 @@
 """Compile HIP sources for real AMD targets with hipcc (the NVIDIA platform is never used)."""
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from migrate.cpp.hipify_perl import TOOLCHAIN
+from migrate.verify import compile_cache
 
 TARGET = "gfx90a"
-CACHE = "HIPMIGRATE_TEST_COMPILE_CACHE"  # the run's folder of compile results (tests/conftest.py sets it)
-SOURCES = {".c", ".cc", ".cpp", ".cu", ".cuh", ".cxx", ".h", ".hh", ".hip", ".hpp", ".inc", ".inl"}
+HOST = "host"  # the target of a PyTorch extension's host C++ unit
 
 
-def run_cached(cmd: list[str], source: Path, include_dirs: list[Path], out_dir: Path,
-               env: dict[str, str]) -> subprocess.CompletedProcess:
-    """`cmd` run, or the result of the same compile made earlier in this test run (every worker's): keyed by the
-    compiler and its arguments (the source, output and include folders by position), the compiler's own version
-    line, the source's bytes and those of every C/C++ file under the include folders. A result read back is the
-    earlier compile's output, with its paths."""
-    folder = os.environ.get(CACHE)
-    if not folder:
-        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
-    places = {str(source): "SOURCE", str(out_dir / (source.name + ".o")): "OUTPUT",
-              **{str(d): f"INCLUDE{i}" for i, d in enumerate(include_dirs)}}
-    key = hashlib.sha256(json.dumps([places.get(a, a) for a in cmd]).encode())
-    key.update(_version(cmd[0], env).encode() + b"\0" + source.read_bytes())
-    for i, d in enumerate(include_dirs):
-        for path in sorted(p for p in d.rglob("*") if p.suffix in SOURCES and p.is_file()):
-            key.update(f"\0{i}:{path.relative_to(d).as_posix()}\0".encode() + path.read_bytes())
-    entry = Path(folder) / f"{key.hexdigest()}.json"
-    if entry.is_file():
-        kept = json.loads(entry.read_text())
-        return subprocess.CompletedProcess(cmd, kept["returncode"], kept["stdout"], kept["stderr"])
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
-    partial = entry.with_suffix(f".{os.getpid()}.partial")
-    partial.write_text(json.dumps({"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr}))
-    os.replace(partial, entry)
+def run_cached(cmd: list[str], source: Path, obj: Path, env: dict[str, str], target: str,
+               cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`cmd` run in `cwd`, or the result of the same compile made before, from the compile cache that
+    HIPMIGRATE_COMPILE_CACHE names (tests/conftest.py sets it for the run; `hipmigrate build` shares it): keyed by
+    migrate.verify.compile_cache, the source's folder as the tree root and the object file `obj` by its place.
+    Everything the compiler printed, stdout then stderr, is the result's stderr, whether it ran or was read back."""
+    store = compile_cache.folder()
+    if store is None:
+        return _ran(cmd, env, cwd)
+    root = source.parent
+    key = compile_cache.key(cmd[0], compile_cache.version(cmd[0], env), cmd[1:], target, source, root,
+                            cwd or Path.cwd(), env, {str(obj): "<object>"}, _memo)
+    hit = None if key is None else compile_cache.load(store, key, root)
+    if hit is not None:
+        return subprocess.CompletedProcess(cmd, hit.status, "", hit.output)
+    started = time.perf_counter()
+    proc = _ran(cmd, env, cwd)
+    if key is not None:
+        compile_cache.save(store, key, compile_cache.Outcome(proc.stderr, proc.returncode,
+                                                             time.perf_counter() - started), root)
     return proc
 
 
-_versions: dict[str, str] = {}
+_memo: dict = {}  # the environment's headers (HIP's, torch's), read once per test process
 
 
-def _version(compiler: str, env: dict[str, str]) -> str:
-    if compiler not in _versions:
-        proc = subprocess.run([compiler, "--version"], capture_output=True, text=True, env=env, timeout=120)
-        _versions[compiler] = proc.stdout
-    return _versions[compiler]
+def _ran(cmd: list[str], env: dict[str, str], cwd: Path | None) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    return subprocess.CompletedProcess(cmd, proc.returncode, "", proc.stdout + proc.stderr)
 
 
 def hipcc_compile(hipcc: str, source: Path, include_dirs: list[Path], out_dir: Path,
@@ -61,7 +54,7 @@ def hipcc_compile(hipcc: str, source: Path, include_dirs: list[Path], out_dir: P
     for d in include_dirs:
         cmd += ["-I", str(d)]
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    return run_cached(cmd, source, include_dirs, out_dir, env)
+    return run_cached(cmd, source, out_dir / (source.name + ".o"), env, target)
 
 
 def torch_extension_unit(source: Path) -> bool:
@@ -85,4 +78,4 @@ def compile_unit(hipcc: str, source: Path, include_dirs: list[Path], out_dir: Pa
     for d in [*include_paths(), *include_dirs]:
         cmd += ["-I", str(d)]
     env = {**os.environ, "HIP_PLATFORM": "amd"}
-    return run_cached(cmd, source, include_dirs, out_dir, env)
+    return run_cached(cmd, source, out_dir / (source.name + ".o"), env, HOST)

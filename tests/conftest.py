@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from migrate.verify import compile_cache
 from tests.marks import (FIXTURE_MARKS, REQUIRE_TOOLS, RUNNING, check_mark, missing, need_tool,  # noqa: F401
                          need_torch, pytest_make_collect_report, pytest_runtest_makereport)
 
@@ -29,11 +30,14 @@ def compiler_scratch(tmp_path_factory):
     source it compiles (Debian's clang), hundreds per run, which must not pile up in /tmp."""
     patch = pytest.MonkeyPatch()
     patch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
-    # compile results shared by the run's tests (tests/compile.py): by every worker of an xdist run
-    base = tmp_path_factory.getbasetemp()
-    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "compile-cache"
-    cache.mkdir(exist_ok=True)
-    patch.setenv("HIPMIGRATE_TEST_COMPILE_CACHE", str(cache))
+    # the compile cache (migrate/verify/compile_cache.py) of the tests' own compiles (tests/compile.py) and of the
+    # `hipmigrate build`s they run, shared by every worker of an xdist run: the run's own, unless the environment
+    # names one already (a folder kept between runs)
+    if not compile_cache.folder():
+        base = tmp_path_factory.getbasetemp()
+        cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "compile-cache"
+        cache.mkdir(exist_ok=True)
+        patch.setenv(compile_cache.ENV, str(cache))
     yield
     patch.undo()
 

@@ -22,8 +22,11 @@ def as_dict(result: BuildResult) -> dict:
         "schema": SCHEMA_VERSION, "command": "build", "root": result.root, "source": result.source,
         "targets": list(result.targets), "hipcc": result.hipcc, "hipcc_origin": result.hipcc_origin,
         "hip_version": result.hip_version, "units": [{"path": u.path, "target": u.target, "status": u.status, "seconds": u.seconds,
-                   "command": list(u.command), "findings": [finding_dict(f) for f in u.findings]}
+                   "cached": u.cached, "command": list(u.command), "findings": [finding_dict(f) for f in u.findings]}
                   for u in result.units],
+        "compile_cache": None if result.compile_cache is None else {
+            "folder": result.compile_cache, "hits": sum(u.cached for u in result.units),
+            "compiled": sum(not u.cached for u in result.units)},
         "skipped": list(result.skipped),
         "project": None if result.project is None else {
             "command": result.project.command, "status": result.project.status, "seconds": result.project.seconds,
@@ -75,7 +78,8 @@ def render_text(result: BuildResult, console: Console) -> None:
         for u in result.units:
             errors = sum(1 for f in u.findings if f.severity.label == "error")
             style = "green" if u.status == "ok" else "red"
-            table.add_row(shown(u.path), u.target, f"[{style}]{u.status}[/]", f"{u.seconds:.2f}", str(errors),
+            seconds = "cached" if u.cached else f"{u.seconds:.2f}"  # a hit's own seconds are in the JSON
+            table.add_row(shown(u.path), u.target, f"[{style}]{u.status}[/]", seconds, str(errors),
                           Text(first_error(u.findings) if u.status != "ok" else ""))
         console.print(table)
     findings = [f for f in result.findings if f.severity.label == "error"]
@@ -92,3 +96,7 @@ def render_text(result: BuildResult, console: Console) -> None:
         console.print(f"project build `{p.command}`: {p.status} in {p.seconds:.1f} s", markup=False)
         if p.status != "ok":
             console.print(p.output_tail[-2000:], markup=False, highlight=False)
+    if result.compile_cache is not None:
+        hits = sum(u.cached for u in result.units)
+        console.print(f"compile cache {result.compile_cache}: {hits} of {len(result.units)} compiles read from it, "
+                      f"{len(result.units) - hits} compiled", markup=False, highlight=False)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from migrate import toolchain
 from migrate.buildfiles import flags, torch_ext
-from migrate.verify import diagnostics
+from migrate.verify import compile_cache, diagnostics
 from migrate.verify.linemap import LineMap
 from migrate.model import BuildResult, CommandResult, Finding, RuleKind, Severity, Span, UnitResult
 from migrate.packs import default_packs, version_tuple
@@ -116,21 +116,27 @@ def newer_headers(installed: str | None) -> dict[str, str]:
 
 
 def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, args: list[str], mapper: Mapper,
-                 problem: str | None = None) -> UnitResult:
+                 problem: str | None = None, memo: dict | None = None) -> UnitResult:
+    """Compile `unit` for `target` to a temporary object, thrown away; with a compile cache
+    (HIPMIGRATE_COMPILE_CACHE) the same compile made before is read from it instead, as if it had run."""
     rel = unit.relative_to(root).as_posix()
+    store = compile_cache.folder()
     with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as tmp:
         arch = [] if target == HOST else [f"--offload-arch={target}"]
-        cmd = [tc.hipcc, "-x", "hip", *arch, *args, "-c", str(unit), "-o", str(Path(tmp) / "unit.o")]
-        started = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900,
-                                  env=toolchain.build_env(tc, scratch=tmp), stdin=subprocess.DEVNULL)
-            output, code = proc.stdout + proc.stderr, proc.returncode
-        except subprocess.TimeoutExpired:
-            output, code = f"{unit}:1:1: error: compile timed out after 900 s", 1
-        seconds = time.perf_counter() - started
-        if code == 0 and not _written(Path(tmp) / "unit.o"):  # a compiler that does nothing has compiled nothing
-            output, code = f"{tc.hipcc} exited 0 but wrote no object file (-o unit.o): is it a compiler?", 1
+        obj = str(Path(tmp) / "unit.o")
+        cmd = [tc.hipcc, "-x", "hip", *arch, *args, "-c", str(unit), "-o", obj]
+        env = toolchain.build_env(tc, scratch=tmp)
+        key = None if store is None else compile_cache.key(
+            tc.hipcc, compile_cache.version(tc.hipcc, env), cmd[1:], target, unit, root, unit.parent, env,
+            {obj: "<object>"}, memo)
+        hit = None if key is None else compile_cache.load(store, key, root)
+        if hit is None:
+            output, code, seconds = _compile(tc, cmd, unit, env, Path(obj))
+            if key is not None and seconds is not None:
+                compile_cache.save(store, key, compile_cache.Outcome(output, code, seconds), root)
+            seconds = seconds if seconds is not None else 900.0
+        else:
+            output, code, seconds = hit.output, hit.status, hit.seconds
     findings = tuple(mapper.finding(d, target) for d in diagnostics.parse(output, mapper.newer, mapper.headers))
     if code != 0 and problem:
         findings = (Finding("BLD909", RuleKind.BUILD, Severity.ERROR, f"{problem} ({target})", Span(rel, 0, 0, 1, 1),
@@ -139,7 +145,23 @@ def compile_unit(tc: toolchain.Toolchain, root: Path, unit: Path, target: str, a
         text = next((line.strip() for line in output.splitlines() if line.strip()), f"hipcc exited with status {code}")
         findings = (Finding("BLD906", RuleKind.BUILD, Severity.ERROR, f"{diagnostics.title('other')} ({target}): {text}",
                             Span(rel, 0, 0, 1, 1), matched=text),)
-    return UnitResult(rel, target, "ok" if code == 0 else "failed", round(seconds, 3), findings, tuple(cmd))
+    return UnitResult(rel, target, "ok" if code == 0 else "failed", round(seconds, 3), findings, tuple(cmd),
+                      hit is not None)
+
+
+def _compile(tc: toolchain.Toolchain, cmd: list[str], unit: Path, env: dict[str, str],
+             obj: Path) -> tuple[str, int, float | None]:
+    """(all hipcc printed, its exit status, its seconds; None for a compile that timed out: not one to keep)."""
+    started = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900, env=env,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"{unit}:1:1: error: compile timed out after 900 s", 1, None
+    output, code = proc.stdout + proc.stderr, proc.returncode
+    if code == 0 and not _written(obj):  # a compiler that does nothing has compiled nothing
+        output, code = f"{tc.hipcc} exited 0 but wrote no object file (-o unit.o): is it a compiler?", 1
+    return output, code, time.perf_counter() - started
 
 
 def _written(path: Path) -> bool:
@@ -213,13 +235,19 @@ def verify(root: Path, targets: tuple[str, ...], jobs: int = 1, command: str | N
         args, problems, host = unit_args(root, source, hip_units, tc, make_vars)
         # a PyTorch binding file is host C++: compiled once, not once per AMD target
         work = [(u, t) for u in hip_units for t in ((HOST,) if u in host else targets)]
+        memo: dict = {}  # the environment's headers, read once for every unit's cache key
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             results = list(pool.map(lambda ut: compile_unit(tc, root, ut[0], ut[1], args[ut[0]], mapper,
-                                                            problems.get(ut[0])), work))
+                                                            problems.get(ut[0]), memo), work))
     project = run_command(tc, command, root, mapper) if command else None
     return BuildResult(str(root), str(source) if source else None, targets, tc.hipcc, tc.hip_version or "unknown",
                        tuple(results), tuple(p.relative_to(root).as_posix() for p in plain), project,
-                       toolchain.provenance(tc.origin))
+                       toolchain.provenance(tc.origin), _cache_folder(hip_units))
+
+
+def _cache_folder(hip_units: list[Path]) -> str | None:
+    store = compile_cache.folder()
+    return str(store) if store is not None and hip_units else None
 
 
 def detected_command(root: Path, tc: toolchain.Toolchain, make_vars: dict[str, str] | None = None) -> str | None:

@@ -41,6 +41,8 @@ UNBUILT = {
     "CPP001-invalid-9": {"5.2": "the file uses CUDART_ constants, and hip/hip_math_constants.h came with HIP 5.7"},
     "CPP006-invalid-0": {"5.2": "cudaCtxResetPersistingL2Cache has no HIP counterpart",
                          "6.4": "cudaCtxResetPersistingL2Cache has no HIP counterpart"},
+    "CPP045-invalid-0": {"5.2": "two definitions become one after renaming, both always compiled: the guard is unsafe",
+                         "6.4": "two definitions become one after renaming, both always compiled: the guard is unsafe"},
     "CPP013-invalid-0": {"5.2": "meta_group_rank() of a tile made elsewhere: HIP 5.2 has none"},
     "CPP013-invalid-2": {"5.2": "meta_group_rank() of a tile made elsewhere: HIP 5.2 has none"},
     "CPP013-invalid-3": {"5.2": "grid_group::num_blocks() is in no HIP release",

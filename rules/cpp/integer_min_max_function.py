@@ -3,24 +3,30 @@
 CUDA's math API has them for unsigned int, long long and unsigned long long; HIP's device headers have the
 template `T min(T, T)` and `T max(T, T)` instead (clang's __clang_hip_math.h), so `umin(a, b)` does not compile
 ("use of undeclared identifier 'umin'", NVIDIA's mergeSort sample). The fix (safe) names the template with the type
-CUDA's function takes, `min<unsigned int>(a, b)`: both arguments convert to it as they did to CUDA's parameters,
-and the result is the same (checked with HIP 5.2, 6.4 and 7.2).
+CUDA's function takes, both arguments cast to it, `min((unsigned int)(a), (unsigned int)(b))`: they convert as
+they did to CUDA's parameters, and the template returns that type (checked with HIP 5.2, 6.4 and 7.2; naming the
+type as a template argument instead, `min<unsigned int>(a, 4)`, reaches HIP's two-type overload, which returns
+double).
 """
 from migrate.cpp.integer_min_max import TYPES
+from migrate.cpp.nodes import arguments
 from migrate.cpp.parse import Context, declares
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
+
+
+SIMPLE = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
 
 
 class IntegerMinMaxFunction(CppRule):
     code = "CPP047"
     examples = [
         Invalid("__device__ unsigned f(unsigned a, unsigned b) { return umin(a, b) + umax(a, 4); }\n",
-                fixed="__device__ unsigned f(unsigned a, unsigned b) { return min<unsigned int>(a, b) + "
-                      "max<unsigned int>(a, 4); }\n", line=1,
-                message="umin is not declared by HIP: min<unsigned int>(...), HIP's device template, compares the same"),
-        Invalid("__device__ long long g(long long a, int b) { return llmax(a, b); }\n",
-                fixed="__device__ long long g(long long a, int b) { return max<long long>(a, b); }\n"),
+                fixed="__device__ unsigned f(unsigned a, unsigned b) { return min((unsigned int)a, (unsigned int)b) + "
+                      "max((unsigned int)a, (unsigned int)4); }\n", line=1,
+                message="umin is not declared by HIP: HIP's device template min over two unsigned int compares the same"),
+        Invalid("__device__ long long g(long long a, int b) { return llmax(a, b + 1); }\n",
+                fixed="__device__ long long g(long long a, int b) { return max((long long)a, (long long)(b + 1)); }\n"),
         Valid("__device__ unsigned f(unsigned a, unsigned b) { return min(a, b); }\n"),
         Valid("struct S { int umin(int a, int b); };\nint g(S& s) { return s.umin(1, 2); }\n"),
         Valid("int umin(int a, int b) { return a < b ? a : b; }\nint g() { return umin(1, 2); }\n"),
@@ -36,7 +42,11 @@ class IntegerMinMaxFunction(CppRule):
             if call is None or call.type != "call_expression" or call.child_by_field_name("function") != token.node:
                 continue
             name, kind = TYPES[token.name]
-            yield self.finding(ctx, token.start, token.end, f"{token.name} is not declared by HIP: {name}<{kind}>(...), "
-                               "HIP's device template, compares the same", edits=[Edit(token.start, token.end,
-                                                                                     f"{name}<{kind}>")],
-                               title=f"Use {name}<{kind}>")
+            edits = [Edit(token.start, token.end, name)]
+            for arg in arguments(call):
+                text = arg.text.decode("utf-8", "replace")
+                wrapped = text if arg.type in SIMPLE else f"({text})"
+                edits.append(Edit(arg.start_byte, arg.end_byte, f"({kind}){wrapped}"))
+            yield self.finding(ctx, token.start, token.end, f"{token.name} is not declared by HIP: HIP's device "
+                               f"template {name} over two {kind} compares the same", edits=edits,
+                               title=f"Use {name} over {kind}")

@@ -5,12 +5,15 @@ long, so `min(n - 1, threadIdx.x)` is `umin` and gives an unsigned int. HIP's de
 min(T, T)`, `int min(int, int)` and the float and double ones: with two integer types the call resolves to the
 float overload, so an index through it stops the build ("array subscript is not an integer", checked with HIP 6.4
 and 7.2 for gfx942) and a value above 2^24 through it is rounded. `threadIdx.x`, `blockDim.x` and their relatives
-are unsigned int, so the mix is common in kernels. The fix (safe) casts the argument whose type differs to the
-type of the usual arithmetic conversions, the one CUDA's overload compares in: `min((unsigned int)(n - 1),
-threadIdx.x)`. Only where both types can be told (literals, plainly declared variables and parameters, the built-in
+are unsigned int, so the mix is common in kernels. The fix (safe) casts both arguments to the type of the usual
+arithmetic conversions, the one CUDA's overload compares in, so that HIP's `T min(T, T)` takes them:
+`min((unsigned int)(n - 1), (unsigned int)threadIdx.x)` (casting one is not enough: `threadIdx.x` is a proxy
+object, ambiguous for HIP 5.2, and `min<unsigned int>(a, 4)` reaches HIP's two-type overload, which returns double;
+checked with HIP 5.2, 6.4 and 7.2). Only where both types can be told (literals, plainly declared variables and parameters, the built-in
 coordinates, casts and arithmetic over them). In host code (and `__host__ __device__` functions) HIP has no `T
 min(T, T)` to cast for: its host overloads for mixed types come only with `__HIP_DEFINE_MIXED_HOST_MIN_MAX__`, so
-the call is reported (an error) with what to write: `std::min<unsigned int>(a, b)` from `<algorithm>`.
+the call takes HIP's host `min(int, int)` and compiles, comparing signed where CUDA compares unsigned: it is reported
+(a warning) with what to write, `std::min<unsigned int>(a, b)` from `<algorithm>`.
 """
 import re
 
@@ -33,9 +36,9 @@ def message(name: str, types: tuple[str, str], to: str) -> str:
 
 
 def host_message(name: str, types: tuple[str, str], to: str) -> str:
-    return (f"{name}({types[0]}, {types[1]}) has no HIP host overload (HIP defines mixed ones only with "
-            f"__HIP_DEFINE_MIXED_HOST_MIN_MAX__): write std::{name}<{to}>(...) from <algorithm>, which compares in "
-            f"{to} as CUDA's overload does")
+    return (f"{name}({types[0]}, {types[1]}) in host code takes HIP's {name}(int, int) (HIP defines mixed overloads "
+            f"only with __HIP_DEFINE_MIXED_HOST_MIN_MAX__), which compares differently from CUDA's: write "
+            f"std::{name}<{to}>(...) from <algorithm>, which compares in {to} as CUDA's overload does")
 
 
 class MixedSignMinMax(CppRule):
@@ -45,14 +48,14 @@ class MixedSignMinMax(CppRule):
         Invalid("__global__ void k(float* y, const float* x, int C) {\n"
                 "    int i = threadIdx.x;\n    y[min(C - 1, i + 4 * blockDim.x)] = x[i];\n}\n",
                 fixed="__global__ void k(float* y, const float* x, int C) {\n"
-                      "    int i = threadIdx.x;\n    y[min((unsigned int)(C - 1), i + 4 * blockDim.x)] = x[i];\n}\n",
+                      "    int i = threadIdx.x;\n    y[min((unsigned int)(C - 1), (unsigned int)(i + 4 * blockDim.x))] = x[i];\n}\n",
                 line=3, message=message("min", ("int", "unsigned int"), "unsigned int")),
         Invalid("__device__ long last(long n, size_t s) { return max(n, s); }\n",
-                fixed="__device__ long last(long n, size_t s) { return max((unsigned long)n, s); }\n"),
+                fixed="__device__ long last(long n, size_t s) { return max((unsigned long)n, (unsigned long)s); }\n"),
         Invalid("__global__ void k(int* p, int n) { p[min(threadIdx.x, 31)] = n; }\n",
-                fixed="__global__ void k(int* p, int n) { p[min(threadIdx.x, (unsigned int)31)] = n; }\n"),
+                fixed="__global__ void k(int* p, int n) { p[min((unsigned int)threadIdx.x, (unsigned int)31)] = n; }\n"),
         # the same types, unknown types, host code, std:: and members
-        Valid("__global__ void k(int* p, int n, int m) { p[min(n, m)] = max(threadIdx.x, blockDim.x); }\n"),
+        Valid("__global__ void k(int* p, int n, int m, unsigned u) { p[min(n, m)] = max(u, 2u * u); }\n"),
         Valid("template <typename T> __device__ T f(T a, int b) { return min(a, b); }\n"),
         # host code: reported, for std::min
         Invalid("int h(int n, unsigned u) { return min(n, u); }\n",
@@ -81,9 +84,10 @@ class MixedSignMinMax(CppRule):
             name = m["f"][0].text.decode()
             device_only = parse.in_device_function(call) and not any(c.type == "__host__" for c in function.children)
             if not device_only:  # the host side has no T min(T, T) to cast for
-                yield self.finding(ctx, call.start_byte, call.end_byte, host_message(name, kinds, to))
+                yield self.finding(ctx, call.start_byte, call.end_byte, host_message(name, kinds, to),
+                                   severity=Severity.WARNING)  # it builds
                 continue
-            edits = [_cast(arg, to) for arg, kind in zip(args, kinds) if kind != to]
+            edits = [_cast(arg, to) for arg in args]
             yield self.finding(ctx, call.start_byte, call.end_byte, message(name, kinds, to), edits=edits,
                                title=f"Compare in {to}")
 

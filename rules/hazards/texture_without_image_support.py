@@ -45,14 +45,19 @@ class TextureWithoutImageSupport(HazardRule):
         Valid("__global__ void k(float* out, hipTextureObject_t t) { out[0] = tex1Dfetch<float>(t, 0); }\n",
               options=GFX90A),
         Valid('// tex2D<float>(t, x, y) reads a texture\nconst char* s = "tex3D(";\n'),
+        # a texture reference left in a comment does not make the file HAZ009's
+        Invalid("// texture<uchar4, 2, cudaReadModeNormalizedFloat> rgbaTex;\n"
+                "__global__ void k(float4* out, hipTextureObject_t t) { out[0] = tex2D<float4>(t, 0.5f, 0.5f); }\n",
+                line=2),
     ]
 
     def check(self, ctx):
         if b"tex" not in ctx.data and b"surf" not in ctx.data:
             return
         lacking = without_images(ctx.targets)
-        if not lacking or TEXTURE_REFERENCE.search(ctx.data):
-            return  # texture references: HAZ009 reports every use
+        if not lacking or any(ctx.locate(m.start(), m.end())[0] is parse.Context.CODE
+                              for m in TEXTURE_REFERENCE.finditer(ctx.data)):
+            return  # texture references (in code, not in a comment): HAZ009 reports every use
         for m in CALLS.finditer(ctx.data):
             start, end = m.span(1)
             if ctx.locate(start, end)[0] not in (parse.Context.CODE, parse.Context.MACRO):

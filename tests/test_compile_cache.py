@@ -177,3 +177,17 @@ def test_a_second_build_compiles_nothing_until_a_header_changes(tmp_path, hipcc,
     assert fourth["compile_cache"] == {"folder": str(store), "hits": 0, "compiled": 3}
     rewritten = [json.loads(e.read_bytes()) for e in entries if e.read_bytes() != corrupt]
     assert sorted(e["status"] for e in rewritten) == [0, 0, 1]
+
+
+def test_includes_through_parent_folders_name_each_file_once(tmp_path):
+    """GLM's detail/ headers include "../detail/x.inl": the scan must not follow detail/../detail/... without end."""
+    from migrate.verify.include_scan import scan
+
+    detail = tmp_path / "glm" / "detail"
+    detail.mkdir(parents=True)
+    (detail / "a.hpp").write_text('#include "../detail/b.inl"\n')
+    (detail / "b.inl").write_text('#include "../detail/a.hpp"\n#include "../detail/b.inl"\n')
+    unit = tmp_path / "k.cu"
+    unit.write_text('#include "glm/detail/a.hpp"\n')
+    found = scan(unit, [], tmp_path, {}, tree=tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in found.files] == ["k.cu", "glm/detail/a.hpp", "glm/detail/b.inl"]

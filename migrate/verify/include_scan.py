@@ -69,11 +69,18 @@ def scan(unit: Path, args: Sequence[str], cwd: Path, env: Mapping[str, str], tre
             computed = f"{path}: {odd}"
         for quoted, name in names:
             if os.path.isabs(name):
-                candidates = [Path(name)]
-            else:
-                candidates = [d / name for d in ([path.parent] if quoted else []) + folders]
-            todo += [c for c in candidates if c not in seen and c.is_file()]
+                candidates = [Path(os.path.normpath(name))]
+            else:  # normalised, so that `#include "../detail/x.inl"` from detail/ names one file, not a longer path
+                candidates = [Path(os.path.normpath(d / name)) for d in ([path.parent] if quoted else []) + folders]
+            todo += [c for c in candidates if c not in seen and _is_file(c)]
     return Scanned(tuple(seen), computed)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long, a folder that cannot be searched: not a file the compile can read
+        return False
 
 
 def _includes(path: Path, memo: dict[Path, tuple] | None) -> tuple[list[tuple[bool, str]], str]:

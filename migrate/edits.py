@@ -110,3 +110,14 @@ def readable(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "replace").decode("utf-8")
     return text
+
+
+def line_start(data: bytes, at: int) -> int:
+    """The offset where the line holding `at` starts."""
+    return data.rfind(b"\n", 0, at) + 1
+
+
+def next_line(data: bytes, at: int) -> int:
+    """Just past the end of the line holding `at` (its newline included), or the end of the data."""
+    newline = data.find(b"\n", at)
+    return len(data) if newline < 0 else newline + 1

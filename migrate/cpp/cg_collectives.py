@@ -42,7 +42,7 @@ template <> struct shuffle<true> {{
     template <class Group, class T> __device__ static T from(const Group& g, const T& v, unsigned int r) {{ return g.shfl(v, r); }}
 }};
 template <> struct shuffle<false> {{  // any trivially copyable T, one 32-bit word at a time
-    template <class Group, class T, class Move> __device__ static T words(const T& v, Move move) {{
+    template <class T, class Move> __device__ static T words(const T& v, Move move) {{
         unsigned int w[(sizeof(T) + 3) / 4] = {{}};
         __builtin_memcpy(w, &v, sizeof(T));
         for (unsigned int i = 0; i < (sizeof(T) + 3) / 4; ++i) w[i] = move(w[i]);
@@ -51,13 +51,13 @@ template <> struct shuffle<false> {{  // any trivially copyable T, one 32-bit wo
         return out;
     }}
     template <class Group, class T> __device__ static T down(const Group& g, const T& v, unsigned int d) {{
-        return words<Group>(v, [&](unsigned int x) {{ return g.shfl_down(x, d); }});
+        return words(v, [&](unsigned int x) {{ return g.shfl_down(x, d); }});
     }}
     template <class Group, class T> __device__ static T up(const Group& g, const T& v, unsigned int d) {{
-        return words<Group>(v, [&](unsigned int x) {{ return g.shfl_up(x, d); }});
+        return words(v, [&](unsigned int x) {{ return g.shfl_up(x, d); }});
     }}
     template <class Group, class T> __device__ static T from(const Group& g, const T& v, unsigned int r) {{
-        return words<Group>(v, [&](unsigned int x) {{ return g.shfl(x, r); }});
+        return words(v, [&](unsigned int x) {{ return g.shfl(x, r); }});
     }}
 }};
 template <class Group, class T, class Op>

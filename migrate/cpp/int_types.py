@@ -13,6 +13,7 @@ import re
 import tree_sitter
 
 from migrate.cpp import parse
+from migrate.model import Edit
 
 INT, UINT, LONG, ULONG, LLONG, ULLONG = "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long"
 RANK = {INT: 1, UINT: 1, LONG: 2, ULONG: 2, LLONG: 3, ULLONG: 3}
@@ -32,6 +33,8 @@ SPELLING = {name: kind for kind, names in NAMES.items() for name in names}
 COORDINATES = {b"threadIdx", b"blockIdx", b"blockDim", b"gridDim"}
 ARITHMETIC = {"+", "-", "*", "/", "%", "&", "|", "^"}
 COMPARISON = {"<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+# arguments written as they are inside a cast; anything else is parenthesised first
+UNWRAPPED = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
 LITERAL = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9']+)([uUlL]*)")
 
 
@@ -73,20 +76,28 @@ def literal(token: str) -> str | None:
     return None
 
 
+def declared(declarations, names: dict[bytes, str | None]) -> dict[bytes, str | None]:
+    """`names` with the plainly declared variables of `declarations` (parse.declarations' triples) added, each with
+    its integer type; a name declared twice with different types is unknown (None)."""
+    for node, type_text, shape in declarations:
+        if node.type != "identifier" or shape:
+            continue
+        kind = normal(type_text.decode("utf-8", "replace"))
+        names[node.text] = None if node.text in names and names[node.text] != kind else kind
+    return names
+
+
+def file_scope(root: tree_sitter.Node) -> dict[bytes, str | None]:
+    """The integer types of the names declared at file scope (not inside functions)."""
+    return declared((d for child in root.named_children if child.type == "declaration"
+                     for d in parse.declarations(child, None)), {})
+
+
 class Types:
     """The declared integer types of one function's names (and the file's), and expression typing over them."""
 
-    def __init__(self, function: tree_sitter.Node, root: tree_sitter.Node):
-        self.names: dict[bytes, str | None] = {}
-        for scope in (root_declarations(root), parse.declarations(function, None)):
-            for node, type_text, shape in scope:
-                if node.type != "identifier" or shape:
-                    continue
-                kind = normal(type_text.decode("utf-8", "replace"))
-                if node.text in self.names and self.names[node.text] != kind:
-                    self.names[node.text] = None
-                else:
-                    self.names[node.text] = kind
+    def __init__(self, function: tree_sitter.Node, file_names: dict[bytes, str | None]):
+        self.names = declared(parse.declarations(function, None), dict(file_names))
 
     def of(self, node: tree_sitter.Node) -> str | None:
         kind = node.type
@@ -132,8 +143,8 @@ class Types:
         return None
 
 
-def root_declarations(root: tree_sitter.Node):
-    """The file-scope declarations only (not those inside functions)."""
-    for child in root.named_children:
-        if child.type == "declaration":
-            yield from parse.declarations(child, None)
+
+def cast(arg: tree_sitter.Node, to: str) -> Edit:
+    """The edit that casts an argument expression to `to`: `(unsigned int)n`, `(unsigned int)(n - 1)`."""
+    text = arg.text.decode("utf-8", "replace")
+    return Edit(arg.start_byte, arg.end_byte, f"({to}){text if arg.type in UNWRAPPED else f'({text})'}")

@@ -16,20 +16,21 @@ renames its plain device checks to `__HIP_DEVICE_COMPILE__`: only its comparison
 #defines one of these names itself keeps it unknown."""
 from __future__ import annotations
 
+import operator
 import re
 
 from migrate.cpp.conditionals import directives
+from migrate.cpp.parse import CUDA_ONLY_MACROS
 
 HIP_DEFINED = frozenset({"__HIP_PLATFORM_AMD__", "__HIPCC__", "__HIP__", "__HIP_PLATFORM_HCC__", "USE_ROCM",
                          "__CUDACC__"})
 # undefined in a HIP build, whatever is tested: their value is 0 and `defined` is false
-CUDA_UNDEFINED = frozenset({"CUDA_VERSION", "CUDART_VERSION", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
-                            "__CUDACC_VER_BUILD__", "__NVCC__"})
+CUDA_UNDEFINED = CUDA_ONLY_MACROS
 ZERO_IN_COMPARISONS = CUDA_UNDEFINED | {"__CUDA_ARCH__"}  # 0 where compared with a number
 TOKEN = re.compile(r"defined|\|\||&&|[=!<>]=|[<>]|[()!]|[A-Za-z_]\w*|\d\w*|\S")
 NUMBER = re.compile(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*")
-COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+           ">=": operator.ge}
 QUICK = re.compile(rb"HIP|USE_ROCM|__has_include|CUDA_VERSION|CUDART_VERSION|__CUDACC|__NVCC__|__CUDA_ARCH__")
 # CUDA-only headers no ROCm install has, so `__has_include(<nvml.h>)` is false in a HIP build for AMD: NVML, CUPTI,
 # nvJPEG, cuFile, NVSHMEM (their ROCm counterparts, AMD SMI, rocprofiler, rocJPEG, ..., have other headers)

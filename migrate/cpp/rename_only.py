@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from migrate.context import newline_of
+from migrate.edits import next_line
 from migrate.packs import Packs, version_tuple
 
 TOKENS = re.compile(rb"""
@@ -57,7 +58,7 @@ def rename(data: bytes, packs: Packs, target: str) -> Renamed:
                 continue
             has_runtime = has_runtime or new == RUNTIME.encode()
             out += [data[pos:m.start("header")], new] if new else [data[pos:m.start()]]
-            pos = m.end("header") if new else _line_end(data, m.end())
+            pos = m.end("header") if new else next_line(data, m.end())
             included += 1
     out.append(data[pos:])
     text = b"".join(out)
@@ -65,8 +66,3 @@ def rename(data: bytes, packs: Packs, target: str) -> Renamed:
         text = f"#include <{RUNTIME}>{newline_of(data)}".encode() + text
     return Renamed(text, renamed, included)
 
-
-def _line_end(data: bytes, at: int) -> int:
-    """Just past the end of the line holding `at` (its newline included)."""
-    nl = data.find(b"\n", at)
-    return len(data) if nl < 0 else nl + 1

@@ -5,8 +5,13 @@ from migrate.cpp.context import CUDA_LOOKING
 from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declares, directive_condition
 
 
-def unsupported(ctx):
-    """(token, the packs' unsupported entry or None where the name only looks like CUDA API), in file order."""
+def unsupported(ctx) -> list:
+    """(token, the packs' unsupported entry or None where the name only looks like CUDA API), in file order; worked
+    out once per file for both rules."""
+    return ctx.once("unsupported", lambda c: list(_unsupported(c)))
+
+
+def _unsupported(ctx):
     packs, macros = ctx.packs, ctx.defined_macros
     own = {t.name for t in ctx.code_tokens() if t.name not in packs.names and declares(t)}
     for token in ctx.code_tokens():

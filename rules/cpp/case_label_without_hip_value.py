@@ -9,10 +9,15 @@ before it ends in `return`, `break`, `continue`, `goto` or `throw`, or there is 
 so that the case before keeps falling into the same statements. A blank line left doubled goes with it. Only
 names the mapping packs list as having no HIP counterpart are taken; names that only look like CUDA stay CPP006's.
 """
+import re
+
 from migrate.cpp.unsupported import case_label, unsupported
+from migrate.edits import line_start, next_line
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
+BLANKS = re.compile(rb"[ \t]*")
+SPACE = re.compile(rb"\s*")
 JUMPS = {"return_statement", "break_statement", "continue_statement", "goto_statement", "throw_statement"}
 HEAD = """\
 const char* name(cufftResult error) {
@@ -101,21 +106,16 @@ def _lines(data: bytes, start: int, end: int, drop_blank: bool) -> tuple[int, in
     """[start, end) with the blanks after it, or the whole lines it covers where nothing else stands on them (and,
     with drop_blank, a blank line after them when one also comes before, or the one before them when the switch's
     closing brace comes after them)."""
-    end += len(data[end:]) - len(data[end:].lstrip(b" \t"))
-    line_start = data.rfind(b"\n", 0, start) + 1
-    if data[line_start:start].strip() or data[end:end + 1] not in (b"\n", b"\r", b""):
+    end = BLANKS.match(data, end).end()
+    first = line_start(data, start)
+    if data[first:start].strip() or data[end:end + 1] not in (b"\n", b"\r", b""):
         return start, end
-    end = _next_line(data, end)
-    blank_start = data.rfind(b"\n", 0, line_start - 1) + 1 if line_start > 0 else 0
-    if drop_blank and line_start > 0 and not data[blank_start:line_start].strip():
-        following = _next_line(data, end)
+    end = next_line(data, end)
+    blank_start = line_start(data, first - 1) if first > 0 else 0
+    if drop_blank and first > 0 and not data[blank_start:first].strip():
+        following = next_line(data, end)
         if following > end and not data[end:following].strip():
             end = following
-        elif data[end:].lstrip().startswith(b"}"):  # the last cases: the blank line before them goes
-            line_start = blank_start
-    return line_start, end
-
-
-def _next_line(data: bytes, at: int) -> int:
-    newline = data.find(b"\n", at)
-    return len(data) if newline < 0 else newline + 1
+        elif data.startswith(b"}", SPACE.match(data, end).end()):  # the last cases: the blank line before them goes
+            first = blank_start
+    return first, end

@@ -8,14 +8,12 @@ they did to CUDA's parameters, and the template returns that type (checked with 
 type as a template argument instead, `min<unsigned int>(a, 4)`, reaches HIP's two-type overload, which returns
 double).
 """
+from migrate.cpp.int_types import cast
 from migrate.cpp.integer_min_max import TYPES
 from migrate.cpp.nodes import arguments
 from migrate.cpp.parse import Context, declares
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
-
-
-SIMPLE = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
 
 
 class IntegerMinMaxFunction(CppRule):
@@ -42,11 +40,7 @@ class IntegerMinMaxFunction(CppRule):
             if call is None or call.type != "call_expression" or call.child_by_field_name("function") != token.node:
                 continue
             name, kind = TYPES[token.name]
-            edits = [Edit(token.start, token.end, name)]
-            for arg in arguments(call):
-                text = arg.text.decode("utf-8", "replace")
-                wrapped = text if arg.type in SIMPLE else f"({text})"
-                edits.append(Edit(arg.start_byte, arg.end_byte, f"({kind}){wrapped}"))
+            edits = [Edit(token.start, token.end, name), *(cast(arg, kind) for arg in arguments(call))]
             yield self.finding(ctx, token.start, token.end, f"{token.name} is not declared by HIP: HIP's device "
                                f"template {name} over two {kind} compares the same", edits=edits,
                                title=f"Use {name} over {kind}")

@@ -18,16 +18,15 @@ the call takes HIP's host `min(int, int)` and compiles, comparing signed where C
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.int_types import Types, common
+from migrate.cpp.int_types import Types, cast, common, file_scope
 from migrate.cpp.nodes import arguments
-from migrate.model import Edit, Severity
+from migrate.model import Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 MAYBE = re.compile(rb"\b(?:min|max)\s*\(")
 DEVICE = re.compile(rb"\b__(?:device|global)__\b")
 CALLS = parse.query('((call_expression function: (identifier) @f arguments: (argument_list)) @call '
                     '(#match? @f "^(min|max)$"))')
-SIMPLE = {"identifier", "number_literal", "field_expression", "parenthesized_expression", "call_expression"}
 
 
 def message(name: str, types: tuple[str, str], to: str) -> str:
@@ -69,14 +68,17 @@ class MixedSignMinMax(CppRule):
         if not MAYBE.search(ctx.data) or not (DEVICE.search(ctx.data) or ctx.tokens):
             return  # no CUDA here: a plain C++ file's own min is no business of this rule (and no tree to parse)
         root = ctx.tree.root_node
-        functions = {}
+        functions, file_names = {}, None
         for m in parse.matches(CALLS, root):
             call = m["call"][0]
             args = arguments(call)
             function = _function(call)
             if len(args) != 2 or function is None:
                 continue
-            types = functions.setdefault(function.id, Types(function, root))
+            if function.id not in functions:
+                file_names = file_names if file_names is not None else file_scope(root)
+                functions[function.id] = Types(function, file_names)
+            types = functions[function.id]
             kinds = types.of(args[0]), types.of(args[1])
             if None in kinds or kinds[0] == kinds[1]:
                 continue
@@ -87,7 +89,7 @@ class MixedSignMinMax(CppRule):
                 yield self.finding(ctx, call.start_byte, call.end_byte, host_message(name, kinds, to),
                                    severity=Severity.WARNING)  # it builds
                 continue
-            edits = [_cast(arg, to) for arg in args]
+            edits = [cast(arg, to) for arg in args]
             yield self.finding(ctx, call.start_byte, call.end_byte, message(name, kinds, to), edits=edits,
                                title=f"Compare in {to}")
 
@@ -97,8 +99,3 @@ def _function(node):
         node = node.parent
     return node
 
-
-def _cast(arg, to: str) -> Edit:
-    text = arg.text.decode("utf-8", "replace")
-    wrapped = text if arg.type in SIMPLE else f"({text})"
-    return Edit(arg.start_byte, arg.end_byte, f"({to}){wrapped}")

@@ -19,7 +19,8 @@ import hashlib
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.conditionals import directives
+from migrate.cpp.conditionals import branches
+from migrate.edits import line_start, next_line
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -48,7 +49,8 @@ static const char *_cudaGetErrorEnum(CUresult error) {
 
 def renamed(text: str) -> str:
     """An example as the pack renames leave it."""
-    for cuda, hip in (("__DRIVER_TYPES_H__", "HIP_INCLUDE_HIP_DRIVER_TYPES_H"), ("cudaError_t", "hipError_t"), ("CUresult", "hipError_t"), ("cudaGetErrorName", "hipGetErrorName"),
+    for cuda, hip in (("__DRIVER_TYPES_H__", "HIP_INCLUDE_HIP_DRIVER_TYPES_H"), ("cudaError_t", "hipError_t"),
+                      ("CUresult", "hipError_t"), ("cudaGetErrorName", "hipGetErrorName"),
                       ("cuGetErrorName", "hipDrvGetErrorName"), ("cudaStream_t", "hipStream_t"), ("CUstream", "hipStream_t")):
         text = text.replace(cuda, hip)
     return text
@@ -65,7 +67,8 @@ class OverloadsOneAfterRenaming(CppRule):
     applicability = Applicability.UNSAFE
     examples = [
         # both always compiled: the fix is unsafe, not applied by default (the renames only)
-        Invalid(HELPER, fixed=renamed(HELPER), line=4, message=message("_cudaGetErrorEnum", "CUresult", "hipError_t", 3)),
+        Invalid(HELPER, fixed=renamed(HELPER), line=4,
+                message=message("_cudaGetErrorEnum", "CUresult", "hipError_t", 3)),
         # each under an #if of its own, as in helper_cuda.h: the fix is safe
         Invalid(GUARDED, fixed=renamed(GUARDED).replace("#endif\n#ifdef CUDA_DRIVER_API\n",
                 "#define HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n#endif\n#ifdef CUDA_DRIVER_API\n"
@@ -75,8 +78,8 @@ class OverloadsOneAfterRenaming(CppRule):
             "{ return hipGetErrorName(error); }\n", "{ return hipGetErrorName(error); }\n"
             "#define HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n").replace(
             "static const char *_cudaGetErrorEnum(hipError_t error) {\n  const",
-            "#ifndef HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\nstatic const char *_cudaGetErrorEnum(hipError_t error) {\n"
-            "  const") + "#endif\n"),
+            "#ifndef HIPMIGRATE_ONE__cudaGetErrorEnum_a3ea12\n"
+            "static const char *_cudaGetErrorEnum(hipError_t error) {\n  const") + "#endif\n"),
         Invalid("void wait(cudaStream_t s);\nvoid wait(cudaStream_t s) {}\nvoid wait(CUstream s) {}\n", line=3,
                 fixed="void wait(hipStream_t s);\nvoid wait(hipStream_t s) {}\nvoid wait(hipStream_t s) {}\n"),
         # branches that exclude each other, other types after renaming, and a pair HIP keeps apart
@@ -91,7 +94,6 @@ class OverloadsOneAfterRenaming(CppRule):
             return  # no CUDA name to rename, so no two signatures that become one (and no tree to parse)
         seen: dict[tuple, tuple[str, int, int, int]] = {}  # scope, name, HIP parameters -> CUDA parameters, line,
         #                                                  and where the definition starts and ends
-        chains = None
         for m in parse.matches(DEFINITIONS, ctx.tree.root_node):
             function = m["function"][0]
             if not _at_namespace_scope(function):
@@ -113,16 +115,17 @@ class OverloadsOneAfterRenaming(CppRule):
                 continue
             if earlier[0] == shown:
                 continue  # the same signature twice: the compiler's to judge, not a renaming's
-            chains = chains or _Chains(ctx.data)
+            chains = branches(ctx)
             if chains.exclusive(earlier[2], function.start_byte):
                 continue
             guarded = chains.conditional(earlier[2]) or chains.conditional(function.start_byte)
             name = name_node.text.decode()
             macro = f"HIPMIGRATE_ONE_{name}_{hashlib.sha256(hip.encode()).hexdigest()[:6]}"
             nl = ctx.newline
-            edits = [Edit(*[_line_end(ctx.data, earlier[3])] * 2, f"#define {macro}{nl}"),
-                     Edit(*[_line_start(ctx.data, function.start_byte)] * 2, f"#ifndef {macro}{nl}"),
-                     Edit(*[_line_end(ctx.data, function.end_byte)] * 2, f"#endif{nl}")]
+            after_earlier, before, after = (next_line(ctx.data, earlier[3]), line_start(ctx.data, function.start_byte),
+                                            next_line(ctx.data, function.end_byte))
+            edits = [Edit(after_earlier, after_earlier, f"#define {macro}{nl}"),
+                     Edit(before, before, f"#ifndef {macro}{nl}"), Edit(after, after, f"#endif{nl}")]
             yield self.finding(ctx, name_node.start_byte, name_node.end_byte, message(name, shown, hip, earlier[1]),
                                edits=edits, title=f"Compile it only where the earlier one is not ({macro})",
                                applicability=Applicability.SAFE if guarded else Applicability.UNSAFE)
@@ -135,16 +138,6 @@ class OverloadsOneAfterRenaming(CppRule):
             mapping = names.get(m.group())
             return ctx.hip_name(mapping) if mapping is not None and mapping.hip else m.group()
         return WORD.sub(one, parameter)
-
-
-def _line_start(data: bytes, at: int) -> int:
-    return data.rfind(b"\n", 0, at) + 1
-
-
-def _line_end(data: bytes, at: int) -> int:
-    """The start of the line after the one `at` is on (the end of the file if there is none)."""
-    newline = data.find(b"\n", at)
-    return len(data) if newline < 0 else newline + 1
 
 
 def _at_namespace_scope(function) -> bool:
@@ -191,40 +184,3 @@ def _parameters(params) -> list[str]:
                 text = text[:a] + text[b:]
         out.append(" ".join(text.decode("utf-8", "replace").split()))
     return out
-
-
-class _Chains:
-    """Per place, the `#if` chains around it and the branch it is in, to tell branches that exclude each other."""
-
-    def __init__(self, data: bytes):
-        self.events: list[tuple[int, tuple[tuple[int, int], ...]]] = [(0, ())]
-        stack: list[tuple[int, int]] = []
-        first = next(directives(data), None)
-        # a file whose first directive is an #ifndef (its include guard): that #if does not make its body conditional
-        self._guarded_file = first is not None and first[0] == "ifndef"
-        for word, _, m in directives(data):
-            if word.startswith("if"):
-                stack.append((m.start(), m.start()))
-            elif word == "endif":
-                if stack:
-                    stack.pop()
-            elif stack:
-                stack[-1] = (stack[-1][0], m.start())
-            self.events.append((m.start(), tuple(stack)))
-
-    def _at(self, offset: int):
-        out = ()
-        for start, state in self.events:
-            if start > offset:
-                break
-            out = state
-        return out
-
-    def conditional(self, a: int) -> bool:
-        """Whether the place stands under an `#if` of its own (not only the file's include guard)."""
-        depth = len(self._at(a))
-        return depth > 1 or (depth == 1 and not self._guarded_file)
-
-    def exclusive(self, a: int, b: int) -> bool:
-        chains_a, chains_b = dict(self._at(a)), dict(self._at(b))
-        return any(chain in chains_b and chains_b[chain] != branch for chain, branch in chains_a.items())

@@ -11,6 +11,7 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.calls import arguments
+from migrate.cpp.textures import FETCHES, alternatives
 from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
@@ -19,8 +20,7 @@ QUERY = parse.query('((template_type name: (type_identifier) @name) @type (#eq? 
 BIND = {"cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray", "cudaBindTextureToMipmappedArray",
         "cudaUnbindTexture", "cudaGetTextureReference", "cudaGetTextureAlignmentOffset"}
 BIND |= {"hip" + name[4:] for name in BIND}  # already-renamed code is no better off
-FETCH = re.compile(rb"\b(?:tex1Dfetch|tex1D|tex2D|tex3D|tex1DLayered|tex2DLayered|texCubemap|tex1DLod|tex2DLod|"
-                   rb"tex3DLod|tex1DGrad|tex2DGrad|tex3DGrad|tex2Dgather)\b")
+FETCH = re.compile(rb"\b(?:" + alternatives(FETCHES) + rb")\b")
 ADVICE = "texture references are not supported by HIP: use a texture object (hipTextureObject_t, hipCreateTextureObject)"
 
 

@@ -12,15 +12,12 @@ references are HAZ009's.
 import re
 
 from migrate.cpp import parse
+from migrate.cpp.textures import FETCHES, OBJECT_ONLY_FETCHES, SURFACES, alternatives
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 from migrate.targets import without_images
 
-CALLS = re.compile(rb"\b((?:tex1Dfetch|tex1D|tex2D|tex3D|tex1DLayered|tex2DLayered|texCubemap|texCubemapLayered|"
-                   rb"tex1DLod|tex2DLod|tex3DLod|tex1DGrad|tex2DGrad|tex3DGrad|tex2Dgather|texCubemapLod|"
-                   rb"surf1Dread|surf1Dwrite|surf2Dread|surf2Dwrite|surf3Dread|surf3Dwrite|surf1DLayeredread|"
-                   rb"surf1DLayeredwrite|surf2DLayeredread|surf2DLayeredwrite|surfCubemapread|surfCubemapwrite)"
-                   rb")\s*(?:<[^;(){}]*>)?\s*\(")
+CALLS = re.compile(rb"\b(" + alternatives(FETCHES + OBJECT_ONLY_FETCHES + SURFACES) + rb")\s*(?:<[^;(){}]*>)?\s*\(")
 TEXTURE_REFERENCE = re.compile(rb"\btexture\s*<")
 GFX90A = (("offload_arch", ("gfx90a",)),)
 

@@ -3,9 +3,8 @@
 The report is `hipmigrate run --output-format json` (docs/json.md): findings with `path` (relative to the source
 root), `line`, `code` and `severity`. A blocker is what the text report lists under "blockers"
 (migrate/render/blockers.py): a finding of severity `error`, which every format grades the same way (identifiers
-left unchanged for want of a HIP counterpart are errors; an error whose fix was applied is a warning). A report
-written before that grading also listed the unsupported identifiers (migrate.stages.report.UNSUPPORTED_CODES) as
-warnings: they still count as blockers there, and `error` keeps the JSON's own sense.
+left unchanged for want of a HIP counterpart are errors, but warnings in a helper CPP049 compiles for NVIDIA only;
+an error whose fix was applied is a warning).
 """
 from __future__ import annotations
 
@@ -14,8 +13,6 @@ import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-
-from migrate.stages.report import UNSUPPORTED_CODES
 
 NEAR = 10  # lines either side of the failing line that count as "at the failing line"
 
@@ -33,7 +30,7 @@ def blockers_of(report: dict) -> dict[str, list[Blocker]]:
     """The report's blockers by path."""
     out: dict[str, list[Blocker]] = defaultdict(list)
     for f in report.get("findings", []):
-        if f.get("severity") == "error" or f.get("code") in UNSUPPORTED_CODES:
+        if f.get("severity") == "error":
             out[f["path"]].append(Blocker(f["path"], f.get("line", 0), f["code"], f["severity"], f["message"]))
     return dict(out)
 

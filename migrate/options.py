@@ -34,3 +34,6 @@ class Options:
     # HIP libraries the project's sources need whatever its build files say (roctx64 for NVTX 3, which is header-only
     # on CUDA but a library on ROCm): migrate/cpp/project_names.py needed_libraries
     needed_libraries: frozenset[str] = field(default_factory=frozenset)
+    # helpers the project's headers compile for NVIDIA only (CPP049), for CPP050 at their calls in other files: (name,
+    # where and why, "overloaded" when another declaration of the name stays): migrate/stages/rewrite.py's first wave
+    guarded_helpers: tuple[tuple[str, str, str], ...] = ()

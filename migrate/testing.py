@@ -59,7 +59,7 @@ def run_example(rule: type[Rule], example: Valid | Invalid, packs: Packs, rules:
         rules = example_rules(rule, rules)
 
         def run(data: bytes):
-            return translate("example.cu", data, options, packs, target, rules)
+            return translate(example.path or "example.cu", data, options, packs, target, rules)
 
         def broken(data: bytes) -> bool:
             return parse.parse(data).root_node.has_error

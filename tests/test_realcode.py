@@ -148,7 +148,8 @@ def test_globs(pattern, path, matches):
 def test_prediction_reads_blockers_as_the_text_report_does():
     report = {"findings": [
         {"path": "a.cu", "line": 10, "code": "HAZ005", "severity": "error", "message": "PTX"},
-        {"path": "h.cuh", "line": 3, "code": "CPP006", "severity": "warning", "message": "no HIP counterpart"},
+        {"path": "h.cuh", "line": 3, "code": "CPP006", "severity": "error", "message": "no HIP counterpart"},
+        {"path": "g.cuh", "line": 5, "code": "CPP006", "severity": "warning", "message": "in a guarded helper"},
         {"path": "a.cu", "line": 1, "code": "MAP001", "severity": "info", "message": "renamed"},
     ]}
     found = blockers_of(report)
@@ -158,8 +159,9 @@ def test_prediction_reads_blockers_as_the_text_report_does():
     p = predict(found, ["a.cu"], "./a.cu", 40)
     assert (p.near, p.in_file) == (False, True)
     p = predict(found, ["b.cu", "h.cuh"], "b.cu", 2)
-    assert (p.blocker, p.error, p.near, p.in_file, p.codes) == (True, False, False, False, ("CPP006",))
+    assert (p.blocker, p.error, p.near, p.in_file, p.codes) == (True, True, False, False, ("CPP006",))
     assert not predict(found, ["b.cu"]).blocker
+    assert not predict(found, ["b.cu", "g.cuh"]).blocker  # a warning is no blocker, whatever its code
 
 
 @pytest.mark.parametrize("rel, patterns, out", [

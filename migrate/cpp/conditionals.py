@@ -13,10 +13,17 @@ DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|e
                        re.M)
 
 
+# a comment in a condition, which the preprocessor takes as a space: `#if !defined(X)  // why`
+COMMENT = re.compile(r"/\*.*?\*/|//.*", re.S)
+
+
 def directives(data: bytes, end: int | None = None) -> Iterator[tuple[str, str, re.Match]]:
-    """(directive word, condition text, match) of each conditional directive before `end`."""
+    """(directive word, condition text without comments, match) of each conditional directive before `end`."""
     for m in DIRECTIVE.finditer(data, 0, len(data) if end is None else end):
-        yield decoded(m.group(1)), m.group(2).decode("utf-8", "replace").strip(), m
+        condition = m.group(2).decode("utf-8", "replace")
+        if "/" in condition:
+            condition = COMMENT.sub(" ", condition)
+        yield decoded(m.group(1)), condition.strip(), m
 
 
 class Branches:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import codecs
 import gc
-import os
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -18,6 +17,8 @@ from typing import Callable
 from migrate.verify.linemap import LineMap
 from migrate.contexts import CONTEXTS
 from migrate.cpp import hipify_perl, rename_only, token_diff
+from migrate.cpp.guarded_helpers import where
+from migrate.cpp.project_names import is_header
 from migrate.cpp.context import CppContext, candidates_for
 from migrate.cpp_engine import recording, translate
 from migrate import internal, interrupt, newlines, suppress, wire
@@ -29,8 +30,8 @@ from migrate.packs import Packs, default_packs
 from migrate.registry import default_registry
 from migrate.stages.late import vanished
 from migrate.stages.report import CONVERSION, section
-from migrate.stages.ported import Ported
-from migrate.stages.scan import Inventory, SourceFile, copied_link
+from migrate.stages.not_migrated import not_migrated
+from migrate.stages.scan import Inventory, SourceFile
 
 Progress = Callable[[int], None]
 LISTED_PER_CODE = 1000  # findings of one code listed per file; INP013 counts the rest
@@ -131,7 +132,7 @@ def migrate_rule_file(f: SourceFile, options: Options, target: str) -> FileResul
 
 def _migrate_one(f: SourceFile, options: Options, target: str) -> FileResult:
     if f.kind != "cpp" and f.kind not in CONTEXTS:
-        return _other(f, options.in_place)
+        return not_migrated(f, options.in_place)
     try:
         r = migrate_file(f, options, target) if f.kind == "cpp" else migrate_rule_file(f, options, target)
         return capped(suppressed_apart(f, r, options))
@@ -265,50 +266,40 @@ def _alone(f: SourceFile, options: Options, target: str) -> FileResult:
 def rewrite(inventory: Inventory, options: Options, target: str, engine: EngineInfo,
             progress: Progress | None = None) -> MigrationResult:
     results: dict[str, FileResult] = {}
+    headers = [f for f in inventory.cpp if is_header(f.rel)]
+    sources = [f for f in inventory.cpp if not is_header(f.rel)]
+    # Two waves: the headers first, so that the second knows the helpers they compile for NVIDIA only (CPP049) and
+    # reports the calls of them (CPP050). The slower Python and build files go with the headers: a better spread.
     if engine.name == "hipify-perl":
-        results.update(_with_hipify_perl(inventory.cpp, options, target, progress))
-        todo = list(inventory.by_rules)
+        results.update(_with_hipify_perl(headers, options, target, progress))
+        first = list(inventory.by_rules)
     else:
-        todo = [*inventory.by_rules, *inventory.cpp]  # the slower Python and build files first: a better spread
-    for r in migrate_files(todo, options, target, progress):
+        first = [*inventory.by_rules, *headers]
+    for r in migrate_files(first, options, target, progress):
         results[r.path] = r
+    options = replace(options, guarded_helpers=guarded_helpers(results.values()))
+    if engine.name == "hipify-perl":
+        results.update(_with_hipify_perl(sources, options, target, progress))
+    else:
+        for r in migrate_files(sources, options, target, progress):
+            results[r.path] = r
     shown = {p.evidence: p for p in inventory.ported}
-    files = [results[f.rel] if f.rel in results else _other(f, options.in_place, shown.get(f.rel))
+    files = [results[f.rel] if f.rel in results else not_migrated(f, options.in_place, shown.get(f.rel))
              for f in inventory.files]
     return MigrationResult(str(inventory.root), None, engine, target, tuple(files))
 
 
-def _other(f: SourceFile, in_place: bool = False, ported: Ported | None = None) -> FileResult:
-    if ported is not None:
-        finding = input_finding(f.rel, "INP014", f"{ported.root} already supports HIP (this file tests "
-                                f"{ported.name}): the library is copied as it is, not migrated; migrating it would "
-                                "send hipcc down the branches it keeps for nvcc", line=ported.line, severity=Severity.INFO)
-        return FileResult(f.rel, FileStatus.COPIED, (finding,))
-    if f.kind == "unreadable":
-        finding = input_finding(f.rel, "INP004", "cannot read this folder (permission denied): nothing in it was "
-                                "migrated, checked or copied; fix its permissions and run again", severity=Severity.ERROR)
-        return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
-    if f.kind == "special":
-        finding = input_finding(f.rel, "INP004", "not a regular file (a FIFO, socket or device): left out of the "
-                                "output; remove it or --exclude it", severity=Severity.ERROR)
-        return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
-    if f.kind == "link":
-        try:
-            target = os.readlink(f.path)
-        except FileNotFoundError:
-            return FileResult(f.rel, FileStatus.SKIPPED, (vanished(f.rel, "vanished", "left out of the output"),))
-        if not os.path.exists(f.path):  # follows the link: False for a loop or a missing target
-            kept = "left as it is" if in_place else "copied as a link"
-            finding = input_finding(f.rel, "INP006", f"symbolic link to '{target}' that does not resolve (a loop or a "
-                                    f"missing file): {kept}, not migrated; fix or remove the link")
-            return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
-        aim, outside = copied_link(f.path.parents[f.rel.count("/")], f.rel)
-        if outside:
-            copy = "" if in_place else f", and the copy links to {aim}"
-            finding = input_finding(f.rel, "INP009", f"symbolic link to '{target}', outside the source tree: what it "
-                                    f"points to is not migrated{copy}; copy the file into the tree to migrate it")
-            return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
-    return FileResult(f.rel, FileStatus.COPIED)
+def guarded_helpers(results) -> tuple[tuple[str, str, str], ...]:
+    """The helpers the headers compile for NVIDIA only, from their CPP049 findings: (name, where and why, "overloaded"
+    where another declaration of the name stays compiled beside it)."""
+    found: dict[str, list] = {}
+    for r in results:
+        for x in r.findings:
+            if x.code == "CPP049" and len(x.detail) == 4:
+                name, why, how, overloaded = x.detail
+                found.setdefault(name, []).append((where(x.span.path, x.span.line, why, how == "calls"), overloaded))
+    return tuple((name, places[0][0], "overloaded" if any(p[1] for p in places) else "")
+                 for name, places in sorted(found.items()))
 
 
 def _with_hipify_perl(cpp: list[SourceFile], options: Options, target: str,

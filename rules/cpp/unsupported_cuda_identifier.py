@@ -5,8 +5,10 @@ hand. Names the project defines itself (its own macros, names in its own namespa
 function, type, variable or parameter the file declares, at the declaration and at every use: NVIDIA's
 samples name variables `cudaBlockSize` and `cuArray`) are not CUDA API and are not reported. cuDNN's names are
 CPP033's, which says which MIOpen concept to use; a `case` label on a CUDA value HIP lacks is CPP043's, which
-removes the case.
+removes the case. In a helper that CPP049 compiles for NVIDIA only, the name no longer stops the AMD build: a
+warning there, and the helper's calls are CPP050's blockers.
 """
+from migrate.cpp.guarded_helpers import analysis, inside
 from migrate.cpp.unsupported import case_label, unsupported
 from migrate.model import RuleKind, Severity
 from migrate.rule import CppRule, Invalid, Valid
@@ -31,7 +33,9 @@ class UnsupportedCudaIdentifier(CppRule):
     ]
 
     def check(self, ctx):
-        for token, known in unsupported(ctx):
+        found = unsupported(ctx)
+        helpers = [h for h in analysis(ctx).helpers if not h.guarded] if found else []
+        for token, known in found:
             if known is not None and case_label(token):
                 continue  # CPP043 removes the case
             name = token.name
@@ -39,4 +43,8 @@ class UnsupportedCudaIdentifier(CppRule):
                 message = f"{name} has no HIP counterpart: left unchanged, port it by hand"
             else:
                 message = f"{name} looks like CUDA API but no pack knows it: left unchanged, port it by hand"
-            yield self.finding(ctx, token.start, token.end, message, family=known.family if known else "")
+            helper = inside(helpers, token.start) if helpers else None
+            if helper is not None:
+                message += f"; {helper.name} is compiled for NVIDIA only (CPP049), so only its calls stop the AMD build"
+            yield self.finding(ctx, token.start, token.end, message, family=known.family if known else "",
+                               severity=Severity.WARNING if helper is not None else None)

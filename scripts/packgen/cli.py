@@ -104,7 +104,9 @@ def write(out_dir: Path, cuda_version: str, wheels: dict, sets: list, suites: li
                    f" to a name the inspected HIP headers declare." if second else "")
                 + (bf16_legend if bf16 else "")
                 + (" `# same path in hipCUB`: a CUB header hipify-perl leaves alone, its hipCUB header of the same path,"
-                   " else hipCUB's umbrella header (scripts/packgen/cub_headers.py)." if fam == "cub" else "")
+                   " else hipCUB's umbrella header (scripts/packgen/library_headers.py)." if fam == "cub" else "")
+                + (" `# same path in rocThrust`: a header of Thrust's CUDA system, rocThrust's HIP system header of the"
+                   " same path (scripts/packgen/library_headers.py)." if fam == "thrust" else "")
                 + " `# overrides.toml`: a hand-checked row."
                 + (" `# probe: ...`: what compiling against the installed HIP toolchains found (scripts/probe_packs.py)."
                    if any(k in packs[fam]["unsupported"] for k in sources.get("unsupported", {})) else ""))

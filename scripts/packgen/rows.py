@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .convert import Conversion
-from .cub_headers import same_path_rows
+from .library_headers import LIBRARIES, same_path_rows
 from .cuda_names import CUDA_API, NOISE, bf16_functions_hip_shares
 from .declared import Applied, apply_declared, load_declared
 from .families import CXX_KEYWORDS, FAMILIES, FAMILY_PACKAGES
@@ -147,9 +147,10 @@ def make_rows(conv: Conversion, decls: dict, cuda_headers: dict[str, str], attr_
     for h, hip in sorted(second_header_rows.items()):
         packs[cuda_headers[h]]["headers"][h] = {"hip": hip}
         sources["headers"][h] = second_label
-    for h, hip in same_path_rows(cuda_inc, all_hip_files, set(packs["cub"]["headers"])).items():
-        packs["cub"]["headers"][h] = {"hip": hip}
-        sources["headers"][h] = "same path in hipCUB"
+    for library in LIBRARIES:
+        for h, hip in same_path_rows(library, cuda_inc, all_hip_files, set(packs[library.family]["headers"])).items():
+            packs[library.family]["headers"][h] = {"hip": hip}
+            sources["headers"][h] = library.source
 
     for fam, p in packs.items():
         for row in p["headers"].values():

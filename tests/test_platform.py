@@ -1,5 +1,6 @@
 """Code a HIP build skips (migrate.cpp.platform): reports there are dropped, conversions and fixes stay."""
 from migrate.cpp_engine import translate
+from migrate.cpp import atomic_add_16
 from migrate.cpp.platform import evaluate, not_compiled
 from migrate.options import Options
 from migrate.packs import default_packs
@@ -87,5 +88,7 @@ def test_reports_on_the_cuda_side_of_a_rocm_gate_are_dropped():
     """PyTorch keeps its CUDA path behind #if defined(USE_ROCM) ... #else: a HIP build never compiles it."""
     out = translate("a.cu", SOURCE.encode(), Options(), default_packs(), "6.2", RULES)
     assert out.data.decode() == SOURCE.replace("cuda_fp16.h", "hip/hip_fp16.h").replace(
-        "#include <hip/hip_fp16.h>", "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>")
+        "#include <hip/hip_fp16.h>", "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>").replace(
+        "__device__ void add2(__half* out, __half v) { atomicAdd(out, v); }",
+        atomic_add_16.block() + "\n__device__ void add2(__half* out, __half v) { hipmigrate_atomic_add(out, v); }")
     assert [(f.code, f.span.line) for f in out.findings if f.code in ("CPP018", "HAZ005")] == [("CPP018", 10)]

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from migrate.model import Finding
-from migrate.errors import UsageError
+from migrate.errors import UsageError, output_error
 from migrate.files import atomic_write
 
 VERSION = 1
@@ -40,8 +40,11 @@ def write(path: Path, findings: list[Finding]) -> None:
                 "matched": " ".join(f.matched.split())}
                for f in sorted(findings, key=lambda f: (f.span.path, f.span.line, f.span.column, f.code))]
     doc = {"tool": "hipmigrate", "version": VERSION, "findings": entries}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode())
+    except OSError as exc:
+        raise output_error(exc, path, f"{path} was left as it was") from None
 
 
 def split(findings: list[Finding], known: Counter[str]) -> tuple[list[Finding], list[Finding]]:

@@ -22,16 +22,16 @@ from migrate.files import atomic_write
 VERSION = 1
 
 
-def load(path: Path) -> Counter[str]:
+def load(path: Path, name: str = "--baseline") -> Counter[str]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"--baseline {path}: no such file; create it with --write-baseline {path}") from None
+        raise UsageError(f"{name} {path}: no such file; create it with --write-baseline {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"--baseline {path}: not a hipmigrate baseline ({exc})") from None
+        raise UsageError(f"{name} {path}: not a hipmigrate baseline ({exc})") from None
     if not isinstance(doc, dict) or doc.get("tool") != "hipmigrate" or doc.get("version") != VERSION \
             or not isinstance(doc.get("findings"), list):
-        raise UsageError(f"--baseline {path}: not a hipmigrate baseline of version {VERSION}")
+        raise UsageError(f"{name} {path}: not a hipmigrate baseline of version {VERSION}")
     return Counter(str(e.get("fingerprint")) for e in doc["findings"] if isinstance(e, dict))
 
 

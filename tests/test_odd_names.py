@@ -124,3 +124,20 @@ def test_odd_names_print_whatever_python_s_stdout_encoding_is(tmp_path, command)
     done = subprocess.run(["python", "-m", "migrate", command[0], src, *command[1:]], capture_output=True, env=env)
     assert done.returncode in (0, 1) and b"Traceback" not in done.stderr, done.stderr
     assert b"bad\\377name.cu" in done.stdout
+
+
+@pytest.mark.hipcc
+@pytest.mark.nvcc
+def test_build_kernels_reads_a_tree_with_an_odd_name(tmp_path):
+    """--kernels hashes each source's name with its file: the name's own bytes, not a crash on the surrogate."""
+    from tests.marks import need_tool
+
+    hipcc, _ = need_tool("hipcc"), need_tool("nvcc")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / BAD).write_bytes(b"#include <cuda_runtime.h>\n__global__ void k(int* p) { p[threadIdx.x] = 1; }\n")
+    out = tmp_path / "out"
+    assert cli("run", src, "--out", out).exit_code == 0
+    result = cli("build", out, "--kernels", "--hipcc", hipcc, "--offload-arch", "gfx90a", "--output-format", "json")
+    assert result.exit_code in (0, 1), result.output
+    assert [(k["name"], k["path"]) for k in json.loads(result.stdout)["kernels"]] == [("k(int*)", BAD)]

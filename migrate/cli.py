@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from migrate import __version__, api, errors, formats
 from migrate.commands import guard
 from migrate.commands.shared import jobs_option, suppressions_option
-from migrate.commands.output import emit, output_format
+from migrate.commands.output import emit, output_format, printing, put
 from migrate.options import MAX_FILE_SIZE, Options, default_jobs
 from migrate.render import build as build_render
 from migrate.render import diff as diff_render
@@ -169,8 +169,9 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
         if src.exists() and not src.is_file():
             raise UsageError(f"{src}: not a regular file (a device, FIFO or socket); give a source file")
         done = api.migrate(src, None, options)
-        write.write_stream(done.result, src, sys.stdout.buffer)
-        sys.stdout.flush()
+        with printing():
+            sys.stdout.flush()
+            write.write_stream(done.result, src, sys.stdout.buffer)
         finish(done.result, done.report, "run", kw["output_format"], to_stderr=True, statistics=kw["statistics"])
     say_target(kw)
     done = api.migrate(src, Path(out) if out else None, options, in_place=in_place, force=force,
@@ -181,9 +182,8 @@ def run(src: Path, out: str | None, in_place: bool, force: bool, then_build: boo
             finish(result, done.report, "run", kw["output_format"], statistics=kw["statistics"])
     built = api.build(Path(out), options.offload_arch, options.jobs, hip_version=result.hip_version)
     if kw["output_format"] == "json":
-        click.echo(json.dumps({"run": json.loads(formats.render("json", "migration", done.report,
-                                                                formats.Context("run"))),
-                               "build": build_render.as_dict(built)}, indent=2))
+        put(json.dumps({"run": json.loads(formats.render("json", "migration", done.report, formats.Context("run"))),
+                        "build": build_render.as_dict(built)}, indent=2) + "\n")
     else:
         emit("migration", "text", done.report, command="run")
         emit("build", "text", built)
@@ -254,7 +254,8 @@ def diff(src: Path, **kw) -> None:
     if console.is_terminal:
         diff_render.print_colored(diff_render.unified(model), console)
     else:
-        sys.stdout.writelines(diff_render.chunks(model))
+        for chunk in diff_render.chunks(model):
+            put(chunk)
     sys.exit(exit_status(result))
 
 

@@ -17,7 +17,8 @@ current folder) upwards, as ruff looks for `[tool.ruff]`. Keys (command-line opt
     hipcc = "/opt/rocm-6.4.1/bin/hipcc"   # build: the toolchain to compile with
 
 Relative paths are taken from the folder holding the pyproject.toml. A pyproject.toml met on the way up that is
-not valid TOML, an unknown key, or a value of the wrong type, is a usage error (exit status 2).
+not valid TOML, an unknown key, or a value of the wrong type, is a usage error (exit status 2); so is a bad value
+(migrate/check/runner.py checks those, naming the file and key: Settings.named).
 """
 from __future__ import annotations
 

@@ -35,3 +35,24 @@ def test_benchmarks_in_pyproject_do_not_break_check(tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     result = cli("check", ".", "--no-cache")
     assert result.exit_code == 1 and "MAP001 1" in result.stdout and "CPP001" not in result.stdout
+
+
+@pytest.mark.parametrize("text,message", [
+    ('min-severity = "loud"', "min-severity 'loud': choose one of info, warning, error"),
+    ('hip-version = "banana"', "hip-version 'banana': give major.minor, for example 7.2"),
+    ('select = ["NOPE"]', "select NOPE: not a rule code or prefix (MAP, CPP, HAZ, PY, BLD, INP, ENG, CHK, optionally "
+     "with digits; `hipmigrate rules` lists them)"),
+    ('baseline = "gone.json"', "baseline {root}/gone.json: no such file; create it with --write-baseline "
+     "{root}/gone.json"),
+])
+def test_a_bad_value_in_pyproject_names_the_file_not_an_option(tmp_path, monkeypatch, text, message):
+    """The value is wrong where pyproject.toml set it: the message says so, not `--hip-version` nobody gave."""
+    root = write_tree(tmp_path / "p", {"k.cu": CALL, "pyproject.toml": f"[tool.hipmigrate]\n{text}\n"})
+    monkeypatch.chdir(root)
+    for command in (["check", ".", "--no-cache"], ["suggest", "--base", "HEAD", "--no-cache"]):
+        result = cli(*command)
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+            2, f"hipmigrate: error: {root / 'pyproject.toml'}: [tool.hipmigrate] {message.format(root=root)}"), command
+    if text.startswith("hip-version"):  # given on the command line too, it is the option's
+        given = cli("check", ".", "--no-cache", "--hip-version", "banana")
+        assert given.stderr.splitlines()[-1] == "hipmigrate: error: --hip-version 'banana': give major.minor, for example 7.2"

@@ -80,3 +80,64 @@ def test_a_suggested_patch_for_an_odd_name_applies(tmp_path, monkeypatch):
     assert patch.startswith('diff --git "a/new\\nline.cu" "b/new\\nline.cu"\n')
     subprocess.run(["git", "-C", str(repo), "apply", "-"], input=patch.encode(), check=True)
     assert b"hipMalloc" in (repo / NEWLINE).read_bytes()
+
+
+FAILS = ('#!/bin/sh\nfor a in "$@"; do case "$a" in *name.cu) printf "%s:2:5: error: use of undeclared identifier \'x\'\\n" '
+         '"$a" >&2; exit 1;; esac; done\n'  # any other compile (the target probe) writes its object
+         'while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; echo obj > "$1"; fi; shift; done\n')
+
+
+def test_build_reads_a_compiler_naming_an_odd_name(tmp_path):
+    """hipcc names the unit in its diagnostics with the name's own bytes: read back to the file, not a crash."""
+    hipcc = tmp_path / "hipcc"
+    hipcc.write_text(FAILS)
+    hipcc.chmod(0o755)
+    dst = tmp_path / "dst"
+    dst.mkdir()
+    (dst / BAD).write_bytes(CU.replace(b"cuda_runtime.h", b"hip/hip_runtime.h").replace(b"cudaMalloc", b"hipMalloc"))
+    result = cli("build", dst, "--force", "--offload-arch", "gfx90a", "--hipcc", hipcc, "--output-format", "json")
+    assert result.exit_code == 1, result.output
+    unit = json.loads(result.stdout)["units"][0]
+    assert [(unit["path"], f["path"], f["line"], f["code"]) for f in unit["findings"]] == [(BAD, BAD, 2, "BLD903")]
+    text = cli("build", dst, "--force", "--offload-arch", "gfx90a", "--hipcc", hipcc).stdout
+    assert ('  "bad\\377name.cu":2:5: BLD903 undeclared identifier: use of undeclared identifier \'x\''
+            in text.splitlines())
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html", "github", "json", "sarif"])
+def test_a_report_file_holds_odd_names_as_its_standard_output_does(tmp_path, fmt):
+    out = tmp_path / "out"
+    assert cli("run", _tree(tmp_path / "src"), "--out", out).exit_code == 0
+    result = cli("report", out, "--output-format", fmt, "-o", tmp_path / "report")
+    assert result.exit_code == 0, result.output
+    if fmt != "html":  # which says when it was made
+        assert (tmp_path / "report").read_bytes() == cli("report", out, "--output-format", fmt).stdout_bytes
+    if fmt in ("text", "md", "html"):
+        assert b'bad\\377name.cu' in (tmp_path / "report").read_bytes() and b"\xff" not in (tmp_path / "report").read_bytes()
+
+
+@pytest.mark.parametrize("command", [("diff",), ("scan",), ("check", "--no-cache")])
+def test_odd_names_print_whatever_python_s_stdout_encoding_is(tmp_path, command):
+    """PYTHONIOENCODING=utf-8 makes Python's stdout refuse the surrogate of a byte that is not UTF-8."""
+    src = _tree(tmp_path / "src")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).parents[1])}
+    done = subprocess.run(["python", "-m", "migrate", command[0], src, *command[1:]], capture_output=True, env=env)
+    assert done.returncode in (0, 1) and b"Traceback" not in done.stderr, done.stderr
+    assert b"bad\\377name.cu" in done.stdout
+
+
+@pytest.mark.hipcc
+@pytest.mark.nvcc
+def test_build_kernels_reads_a_tree_with_an_odd_name(tmp_path):
+    """--kernels hashes each source's name with its file: the name's own bytes, not a crash on the surrogate."""
+    from tests.marks import need_tool
+
+    hipcc, _ = need_tool("hipcc"), need_tool("nvcc")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / BAD).write_bytes(b"#include <cuda_runtime.h>\n__global__ void k(int* p) { p[threadIdx.x] = 1; }\n")
+    out = tmp_path / "out"
+    assert cli("run", src, "--out", out).exit_code == 0
+    result = cli("build", out, "--kernels", "--hipcc", hipcc, "--offload-arch", "gfx90a", "--output-format", "json")
+    assert result.exit_code in (0, 1), result.output
+    assert [(k["name"], k["path"]) for k in json.loads(result.stdout)["kernels"]] == [("k(int*)", BAD)]

@@ -257,3 +257,45 @@ def test_statistics_names_the_codes_no_rule_class_carries(tmp_path):
     src = write_tree(tmp_path / "src", {"k.cu": CALL, "bin.cu": b"a\0b"})
     lines = cli("scan", src, "--statistics").stdout.splitlines()
     assert "     1  INP002  binary content in a source file" in lines
+
+
+# --- what a command prints: standard output and -o FILE are output too -------------------------------------------
+
+def _hipmigrate(*args, stdout) -> subprocess.CompletedProcess:
+    """hipmigrate in a process of its own, its standard output `stdout` (a real /dev/full or pipe)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    return subprocess.run(["python", "-m", "migrate", *map(str, args)], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, env=env)
+
+
+@pytest.mark.parametrize("command", [("scan",), ("diff",), ("check",), ("run", "k.cu", "--out", "-")])
+def test_a_full_standard_output_is_one_line_exit_3(tmp_path, command):
+    src = write_tree(tmp_path / "src", {"k.cu": CALL})
+    args = [src / a if a == "k.cu" else a for a in command] if len(command) > 1 else [*command, src]
+    with open("/dev/full", "w") as full:
+        done = _hipmigrate(*args, stdout=full)
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (3, (
+        "hipmigrate: error: cannot write standard output: No space left on device (ENOSPC); what was printed is "
+        "incomplete"))
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [("report", "DST", "--output-format", "html", "-o"),
+                                     ("check", "SRC", "--write-baseline"), ("check", "SRC", "-o")])
+def test_a_report_into_a_full_or_read_only_disk_is_one_line_exit_3(tmp_path, command):
+    src = write_tree(tmp_path / "src", {"k.cu": CALL})
+    assert cli("run", src, "--out", tmp_path / "dst").exit_code == 0
+    args = [{"DST": tmp_path / "dst", "SRC": src}.get(a, a) for a in command]
+    with tmpfs(tmp_path / "full", "64k") as full:
+        (full / "fill").write_bytes(b"\x01" * 60_000)
+        (full / "out.txt").write_text("old\n")
+        result = cli(*args, full / "out.txt")
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (3, (
+            f"hipmigrate: error: cannot write {full / 'out.txt'}: No space left on device (ENOSPC); "
+            f"{full / 'out.txt'} was left as it was"))
+        assert (full / "out.txt").read_text() == "old\n" and _leftovers(full) == []
+    with tmpfs(tmp_path / "ro", "64k", read_only=True) as ro:
+        result = cli(*args, ro / "out.txt")
+        assert (result.exit_code, result.stderr.splitlines()[-1]) == (3, (
+            f"hipmigrate: error: cannot write {ro / 'out.txt'}: Read-only file system (EROFS); {ro / 'out.txt'} was "
+            "left as it was"))

@@ -16,22 +16,22 @@ from collections import Counter
 from pathlib import Path
 
 from migrate.model import Finding
-from migrate.errors import UsageError
+from migrate.errors import UsageError, output_error
 from migrate.files import atomic_write
 
 VERSION = 1
 
 
-def load(path: Path) -> Counter[str]:
+def load(path: Path, name: str = "--baseline") -> Counter[str]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"--baseline {path}: no such file; create it with --write-baseline {path}") from None
+        raise UsageError(f"{name} {path}: no such file; create it with --write-baseline {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"--baseline {path}: not a hipmigrate baseline ({exc})") from None
+        raise UsageError(f"{name} {path}: not a hipmigrate baseline ({exc})") from None
     if not isinstance(doc, dict) or doc.get("tool") != "hipmigrate" or doc.get("version") != VERSION \
             or not isinstance(doc.get("findings"), list):
-        raise UsageError(f"--baseline {path}: not a hipmigrate baseline of version {VERSION}")
+        raise UsageError(f"{name} {path}: not a hipmigrate baseline of version {VERSION}")
     return Counter(str(e.get("fingerprint")) for e in doc["findings"] if isinstance(e, dict))
 
 
@@ -40,8 +40,11 @@ def write(path: Path, findings: list[Finding]) -> None:
                 "matched": " ".join(f.matched.split())}
                for f in sorted(findings, key=lambda f: (f.span.path, f.span.line, f.span.column, f.code))]
     doc = {"tool": "hipmigrate", "version": VERSION, "findings": entries}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, (json.dumps(doc, indent=2) + "\n").encode())
+    except OSError as exc:
+        raise output_error(exc, path, f"{path} was left as it was") from None
 
 
 def split(findings: list[Finding], known: Counter[str]) -> tuple[list[Finding], list[Finding]]:

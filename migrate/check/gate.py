@@ -17,13 +17,13 @@ UNSUPPORTED_CODES = frozenset({"CPP006"})
 SEVERITIES = {s.label: s for s in Severity}
 
 
-def parse_severity(label: str) -> Severity:
+def parse_severity(label: str, name: str = "--min-severity") -> Severity:
     try:
         return SEVERITIES[label.lower()]
     except KeyError:
         from migrate.errors import UsageError
 
-        raise UsageError(f"min-severity {label!r}: choose one of {', '.join(SEVERITIES)}") from None
+        raise UsageError(f"{name} {label!r}: choose one of {', '.join(SEVERITIES)}") from None
 
 
 def blocks(finding: Finding, min_severity: Severity) -> bool:

@@ -48,34 +48,54 @@ class Settings:
     unsafe_fixes: bool = False
     jobs: int = 1
     suppressions: bool = True  # honour `hipmigrate: ignore[...]`; False: --no-suppressions
+    origins: tuple[tuple[str, str], ...] = ()  # (key, where in pyproject.toml) of each setting taken from there
+
+    def named(self, key: str) -> str:
+        """How a message names setting `key`: `--key`, or the pyproject.toml that set it (`PATH: [tool.hipmigrate]
+        key`), so that a bad value there is not blamed on an option nobody gave."""
+        return _named(dict(self.origins), key)
 
     @classmethod
     def resolve(cls, config: ProjectConfig, **given) -> "Settings":
         """Command-line values (None when not given) over `[tool.hipmigrate]` over the defaults."""
+        taken: dict[str, str] = {}
+
         def pick(name: str, key: str, default):
             value = given.get(name)
             if value is not None and value != ():
                 return value
+            if config.get(key) is not None:
+                taken[key] = f"{config.path}: [tool.hipmigrate] {key}"
             return config.get(key, default)
 
         baseline = given.get("baseline")
+        if not baseline and config.get("baseline") is not None:
+            taken["baseline"] = f"{config.path}: [tool.hipmigrate] baseline"
         baseline = Path(baseline) if baseline else config.path_value("baseline")
         cache_dir = given.get("cache_dir")
         cache_dir = Path(cache_dir) if cache_dir else config.path_value("cache-dir")
         no_cache = given.get("no_cache")
-        for name, entries in (("--select", pick("select", "select", ())), ("--ignore", pick("ignore", "ignore", ()))):
+        for name, entries in (("select", pick("select", "select", ())), ("ignore", pick("ignore", "ignore", ()))):
+            name = _named(taken, name)
             for entry in (e.strip().upper() for item in entries for e in item.split(",") if e.strip()):
                 if not CODE_PREFIX.fullmatch(entry):
                     raise UsageError(f"{name} {entry}: not a rule code or prefix (MAP, CPP, HAZ, PY, BLD, INP, ENG, "
                                      "CHK, optionally with digits; `hipmigrate rules` lists them)")
         paths = tuple(Path(p) for p in given.get("paths") or ()) or (Path("."),)
+        min_severity = parse_severity(pick("min_severity", "min-severity", "warning"), _named(taken, "min-severity"))
+        hip_version = pick("hip_version", "hip-version", "")
         return cls(paths=paths, select=tuple(pick("select", "select", ())), ignore=tuple(pick("ignore", "ignore", ())),
-                   min_severity=parse_severity(pick("min_severity", "min-severity", "warning")), baseline=baseline,
+                   min_severity=min_severity, baseline=baseline,
                    base=given.get("base") or None, cache=not no_cache and bool(config.get("cache", True)),
                    cache_dir=cache_dir, exclude=tuple(given.get("exclude") or ()) + tuple(config.get("exclude", [])),
-                   hip_version=pick("hip_version", "hip-version", ""),
+                   hip_version=hip_version,
                    unsafe_fixes=bool(given.get("unsafe_fixes") or config.get("unsafe-fixes", False)),
-                   jobs=given.get("jobs") or default_jobs(), suppressions=not given.get("no_suppressions"))
+                   jobs=given.get("jobs") or default_jobs(), suppressions=not given.get("no_suppressions"),
+                   origins=tuple(taken.items()))
+
+
+def _named(origins: dict[str, str], key: str) -> str:
+    return origins.get(key, f"--{key}")
 
 
 def display(path: Path, cwd: Path) -> str:
@@ -154,7 +174,7 @@ def target_version(settings: Settings, cache_folder: Path | None) -> str:
     from migrate.packs import version_tuple
 
     if settings.hip_version:
-        return scan.given_hip_version(settings.hip_version)
+        return scan.given_hip_version(settings.hip_version, settings.named("hip-version"))
     from migrate.toolchain import which
 
     tool = which("hipconfig")
@@ -215,7 +235,7 @@ def _repository_of(paths: tuple[Path, ...], cwd: Path) -> Path:
 def check(settings: Settings, cwd: Path | None = None, keep_results: bool = False) -> CheckResult:
     cwd = (cwd or Path.cwd()).resolve()
     selection = Selection.of(settings.select, settings.ignore)
-    known = baseline_file.load(settings.baseline) if settings.baseline is not None else None
+    known = baseline_file.load(settings.baseline, settings.named("baseline")) if settings.baseline is not None else None
     folder = cache_folder(settings, cwd)
     target = target_version(settings, folder if settings.cache else None)
     files, macros = gather(settings, cwd)

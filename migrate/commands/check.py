@@ -16,7 +16,7 @@ from migrate import config as project_config
 from migrate import errors
 from migrate.commands import guard
 from migrate.commands.shared import jobs_option, suppressions_option
-from migrate.commands.output import emit, output_format
+from migrate.commands.output import emit, output_format, put
 from migrate.check.runner import Settings, check as run_check
 
 SUGGEST_FORMATS = ("patch", "github", "rdjson")
@@ -48,14 +48,6 @@ def _settings(paths, **kw) -> Settings:
     start = Path(paths[0]) if paths else Path(".")
     config = project_config.load(start if start.exists() else Path("."))
     return Settings.resolve(config, paths=paths, **kw)
-
-
-def _emit(text: str, output: Path | None) -> None:
-    if output is None or str(output) == "-":
-        click.echo(text, nl=False)
-    else:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
 
 
 @click.command()
@@ -100,13 +92,9 @@ def suggest(paths, output_format: str, output: Path | None, **kw) -> None:
     found = suggest_module.suggestions(result, settings)
     if output_format == "patch":
         data = suggest_module.patch(found)
-        if output is None or str(output) == "-":
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        else:
-            output.write_bytes(data)
+        put(data, output)
     elif output_format == "github":
-        _emit(suggest_module.render_review(found), output)
+        put(suggest_module.render_review(found), output)
     else:
-        _emit(suggest_module.render_rdjson(found), output)
+        put(suggest_module.render_rdjson(found), output)
     sys.exit(0)

@@ -11,7 +11,7 @@ def output(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tupl
     """(what the compiler printed, None), or ("", why it failed: its first error line)."""
     tool = Path(cmd[0]).name
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=TIMEOUT, env=env,
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="surrogateescape", cwd=cwd, timeout=TIMEOUT, env=env,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return "", f"{tool} timed out after {TIMEOUT} s"

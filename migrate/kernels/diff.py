@@ -63,7 +63,7 @@ def _tree_hash(tree: Path) -> str:
     digest = hashlib.sha256()
     for p in sorted(tree.rglob("*")):
         if p.is_file() and p.suffix in (".cu", ".cuh", ".h", ".hpp", ".cpp", ".hip", ".inl", ".inc", ".cc"):
-            digest.update(p.as_posix().encode() + p.read_bytes())
+            digest.update(os.fsencode(p.as_posix()) + p.read_bytes())  # a name as its own bytes
     return digest.hexdigest()
 
 

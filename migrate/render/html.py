@@ -14,6 +14,7 @@ from migrate.render import chart, highlight
 from migrate.report.model import Build, Migration, Report, Stored
 from migrate.render.blockers import report_rows
 from migrate.render import kernels_report
+from migrate.pathnames import shown
 
 DIFF_LINES = 20_000
 OPEN_LINES = 300  # diffs of fewer lines than this in all are shown open
@@ -104,7 +105,7 @@ def blocking(report: Report, codes: dict) -> str:
 
 
 def where_of(f) -> str:
-    return f"{f.span.path}:{f.span.line}:{f.span.column}"
+    return f"{shown(f.span.path)}:{f.span.line}:{f.span.column}"
 
 
 def migration(m: Migration) -> str:
@@ -121,7 +122,7 @@ def migration(m: Migration) -> str:
     out.append(findings_table(m.warnings, "Warnings", "warnings"))
     out.append(findings_table(m.notes, "Notes (kept as they are)", "notes"))
     if m.effort is not None:
-        rows = [(f"<code>{escape(r.path)}</code>" if r.path else "<b>total</b>", r.lines, r.lines_changed,
+        rows = [(f"<code>{escape(shown(r.path))}</code>" if r.path else "<b>total</b>", r.lines, r.lines_changed,
                  r.hazards_fixed, r.hazards_to_review, r.review_weight, escape(r.effort)) for r in m.effort]
         right = ("lines", "changed", "fixed", "to review", "weight")
         out.append(f"<h3>Effort: {escape(m.effort_class or '')}</h3>" + rows_table(
@@ -137,7 +138,7 @@ def build(b: Build) -> str:
     out.append(rows_table(("target", "compiles", "ok", "failed", "seconds"),
                           [(escape(t.target), t.compiles, t.ok, t.failed, f"{t.seconds:.2f}") for t in b.by_target],
                           right=("compiles", "ok", "failed", "seconds"), ident="targets"))
-    units = [(f"<code>{escape(u.path)}</code>", escape(u.target), f'<span class="{escape(u.status)}">{escape(u.status)}'
+    units = [(f"<code>{escape(shown(u.path))}</code>", escape(u.target), f'<span class="{escape(u.status)}">{escape(u.status)}'
               "</span>", f"{u.seconds:.2f}", u.errors, u.warnings, escape(u.first_error)) for u in b.units]
     table = rows_table(("unit", "target", "status", "seconds", "errors", "warnings", "first error"), units,
                        right=("seconds", "errors", "warnings"), ident="units")
@@ -187,16 +188,16 @@ def performance(report: Report) -> str:
 def diffs(m: Migration) -> str:
     out = [f'<section id="diffs"><h2>Changes per file ({len(m.diffs)})</h2>']
     budget = DIFF_LINES
-    shown = " open" if sum(d.text.count("\n") for d in m.diffs) <= OPEN_LINES else ""
+    opened = " open" if sum(d.text.count("\n") for d in m.diffs) <= OPEN_LINES else ""
     for d in m.diffs:
-        head = f"<code>{escape(d.path)}</code> <span class=\"ok\">+{d.added}</span> <span class=\"failed\">-{d.removed}</span>"
+        head = f"<code>{escape(shown(d.path))}</code> <span class=\"ok\">+{d.added}</span> <span class=\"failed\">-{d.removed}</span>"
         lines = d.text.count("\n")
         if lines > budget:
             out.append(f'<p>{head} <span class="note">(diff left out: the report shows {DIFF_LINES} diff lines in all; '
                        "<code>hipmigrate diff</code> prints every one)</span></p>")
             continue
         budget -= lines
-        out.append(f'<details{shown}><summary>{head}</summary><table class="diff">{highlight.diff_rows(d.text, d.path)}'
+        out.append(f'<details{opened}><summary>{head}</summary><table class="diff">{highlight.diff_rows(d.text, d.path)}'
                    "</table></details>")
     out.append("</section>")
     return "\n".join(out)

@@ -16,6 +16,7 @@ from migrate.bench.stats import Summary
 from migrate.effort import Effort, FileEffort
 from migrate.linediff import LineDiff
 from migrate.model import AsmSite, Finding, RuleKind
+from migrate.pathnames import shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,7 @@ class Stored:
     @property
     def where(self) -> str:
         s = self.finding.span
-        return f"{s.path}:{s.line}:{s.column}"
+        return f"{shown(s.path)}:{s.line}:{s.column}"  # a line of text: an odd name quoted
 
 
 def order(s: Stored) -> tuple:

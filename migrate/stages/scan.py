@@ -25,13 +25,14 @@ ALWAYS_SKIPPED = {".git", ".hg", ".svn", ".hipmigrate"}
 GIT_UNOPENED = re.compile(r"could not open directory '(.+?)/?': ")  # git's warning for a folder it cannot list
 
 
-def given_hip_version(text: str) -> str:
-    """A --hip-version value, checked against the releases the mapping packs know: "major.minor"."""
+def given_hip_version(text: str, name: str = "--hip-version") -> str:
+    """A --hip-version value (or the setting `name`), checked against the releases the mapping packs know:
+    "major.minor"."""
     from migrate.packs import default_packs
 
     problem = default_packs().check_release(text)
     if problem:
-        raise UsageError(f"--hip-version {text!r}: {problem}")
+        raise UsageError(f"{name} {text!r}: {problem}")
     return text
 
 

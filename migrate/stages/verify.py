@@ -154,7 +154,7 @@ def _compile(tc: toolchain.Toolchain, cmd: list[str], unit: Path, env: dict[str,
     """(all hipcc printed, its exit status, its seconds; None for a compile that timed out: not one to keep)."""
     started = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=unit.parent, timeout=900, env=env,
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="surrogateescape", cwd=unit.parent, timeout=900, env=env,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return f"{unit}:1:1: error: compile timed out after 900 s", 1, None
@@ -175,7 +175,7 @@ def run_command(tc: toolchain.Toolchain, command: str, root: Path, mapper: Mappe
     started = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="hipmigrate-build-") as scratch:
-            proc = subprocess.run(tc.shell(command), shell=True, capture_output=True, text=True, cwd=root,
+            proc = subprocess.run(tc.shell(command), shell=True, capture_output=True, text=True, errors="surrogateescape", cwd=root,
                                   timeout=timeout, env=toolchain.build_env(tc, scratch), stdin=subprocess.DEVNULL)
         output, status = proc.stdout + proc.stderr, "ok" if proc.returncode == 0 else "failed"
     except subprocess.TimeoutExpired as exc:

@@ -277,8 +277,15 @@ def write_stream(result: MigrationResult, source: Path, stream: BinaryIO) -> Non
     if data is not None:
         stream.write(data)
         return
+    for chunk in _chunks(source):  # an error writing `stream` is the caller's (the output's), not the file's
+        stream.write(chunk)
+
+
+def _chunks(source: Path) -> Iterator[bytes]:
+    """`source`'s bytes up to where it could be read (unreadable: INP004 says so)."""
     try:
         with open(source, "rb") as fh:
-            shutil.copyfileobj(fh, stream, CHUNK)
+            while chunk := fh.read(CHUNK):
+                yield chunk
     except OSError:
-        pass  # unreadable: INP004 says so
+        return

@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from migrate.pathnames import shown
+
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<level>fatal error|error|warning): "
                         r"(?P<message>.*)$", re.M)
 
@@ -106,7 +108,7 @@ def first_error(findings) -> str:
     """hipcc's own first error of a unit, as `CODE path:line: message` (the message without the cause's title)."""
     for f in findings:
         if f.severity.label == "error":
-            return f"{f.code} {f.span.path}:{f.span.line}: {diagnostic_text(f)}"
+            return f"{f.code} {shown(f.span.path)}:{f.span.line}: {diagnostic_text(f)}"
     return ""
 
 

@@ -15,10 +15,12 @@ from migrate.rule import CppRule, Invalid, Valid
 
 QUALIFIED = re.compile(rb"(?<![\w$])thrust[ \t]*::[ \t]*(?:system[ \t]*::[ \t]*)?(cuda(?:_cub)?)\b(?=[ \t]*(?:::|;))")
 # a member named for the system: `thrust::system::cuda::detail::cuda_memory_resource<cudaMalloc, cudaFree, ...>`
-MEMBER = re.compile(rb"(?<![\w$])thrust[ \t]*::[ \t]*system[ \t]*::[ \t]*(?:cuda|hip)[ \t]*::[ \t]*detail[ \t]*::[ \t]*"
-                    rb"(cuda_memory_resource)\b")
+# and the error category, `thrust::cuda_category()` (Thrust's examples' timer.h)
+MEMBER = re.compile(rb"(?<![\w$])thrust[ \t]*::[ \t]*(?:system[ \t]*::[ \t]*(?:cuda|hip)[ \t]*::[ \t]*detail[ \t]*::[ \t]*"
+                    rb"(cuda_memory_resource)|(?:system[ \t]*::[ \t]*)?(cuda_category))\b")
 QUALIFIED_NAMES = ("cuda", "cuda_cub")
-HIP = {"cuda": "hip", "cuda_cub": "hip_rocprim", "cuda_memory_resource": "hip_memory_resource"}
+HIP = {"cuda": "hip", "cuda_cub": "hip_rocprim", "cuda_memory_resource": "hip_memory_resource",
+       "cuda_category": "hip_category"}
 
 
 class ThrustCudaSystem(CppRule):
@@ -28,9 +30,9 @@ class ThrustCudaSystem(CppRule):
                 fixed="void sort(int* p, int n, hipStream_t s) { thrust::sort(thrust::hip::par.on(s), p, p + n); }\n",
                 line=1, message="thrust::cuda is rocThrust's thrust::hip: the same members, for the HIP system"),
         Invalid("thrust::system::cuda::vector<int> v(4);\nauto e = thrust::cuda_cub::throw_on_error;\n"
-                "using namespace thrust::cuda;\ntypedef thrust::system::cuda::detail::cuda_memory_resource<f, g> r;\n",
+                "using namespace thrust::cuda;\nauto& c = thrust::cuda_category();\ntypedef thrust::system::cuda::detail::cuda_memory_resource<f, g> r;\n",
                 fixed="thrust::system::hip::vector<int> v(4);\nauto e = thrust::hip_rocprim::throw_on_error;\n"
-                "using namespace thrust::hip;\ntypedef thrust::system::hip::detail::hip_memory_resource<f, g> r;\n"),
+                "using namespace thrust::hip;\nauto& c = thrust::hip_category();\ntypedef thrust::system::hip::detail::hip_memory_resource<f, g> r;\n"),
         Valid("thrust::device_vector<int> v(4);\nauto p = thrust::hip::par;\n"),
         Valid("auto x = cuda::std::numeric_limits<int>::max();\n// thrust::cuda::par\n"),
     ]
@@ -38,11 +40,12 @@ class ThrustCudaSystem(CppRule):
     def check(self, ctx):
         if b"cuda" not in ctx.data or b"thrust" not in ctx.data:
             return
-        for m in sorted([*QUALIFIED.finditer(ctx.data), *MEMBER.finditer(ctx.data)], key=lambda m: m.start(1)):
-            start, end = m.span(1)
+        for m in sorted([*QUALIFIED.finditer(ctx.data), *MEMBER.finditer(ctx.data)], key=lambda m: m.start()):
+            group = m.lastindex
+            start, end = m.span(group)
             if ctx.locate(start, end)[0] not in (Context.CODE, Context.MACRO, Context.USER_SCOPE):
                 continue  # a comment or a string; `system::cuda` reads as a user's scope, which it is not here
-            old = m.group(1).decode()
+            old = m.group(group).decode()
             new = HIP[old]
             what = (f"thrust::{old} is rocThrust's thrust::{new}: the same members" if old in QUALIFIED_NAMES else
                     f"{old} is rocThrust's {new}: the same template")

@@ -43,6 +43,8 @@ UNBUILT = {
                          "6.4": "cudaCtxResetPersistingL2Cache has no HIP counterpart"},
     "CPP049-valid-3": {"5.2": "cudaCtxResetPersistingL2Cache has no HIP counterpart",
                        "6.4": "cudaCtxResetPersistingL2Cache has no HIP counterpart"},
+    "CPP049-valid-5": {"5.2": "a class member that uses cudaEmulationStrategy_t, which HIP lacks (members are not guarded)",
+                       "6.4": "a class member that uses cudaEmulationStrategy_t, which HIP lacks (members are not guarded)"},
     "CPP049-valid-6": {"5.2": "main uses cudaEmulationStrategy_t, which HIP lacks (main is never guarded)",
                        "6.4": "main uses cudaEmulationStrategy_t, which HIP lacks (main is never guarded)"},
     "CPP045-invalid-0": {"5.2": "two definitions become one after renaming, both always compiled: the guard is unsafe",

@@ -26,12 +26,12 @@ GUARDED = """\
 inline int ceildiv(int a, int b) { return (a + b - 1) / b; }
 
 // the workspace CUDA 13's emulation needs
-#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: workspace uses cudaEmulationMantissaControl, which HIP lacks
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: workspace uses cudaEmulationMantissaControl, which HIP lacks
 size_t workspace(int m, cudaEmulationMantissaControl control) {
     return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * ceildiv(m, 8) : m;
 }
 #endif
-#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: padded calls workspace
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: padded calls workspace
 inline size_t padded(int m) { return workspace(m, {}) + 64; }
 #endif
 """

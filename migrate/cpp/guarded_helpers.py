@@ -7,7 +7,7 @@ A project's shared header often defines helpers for the whole library API: NVIDI
 hipBLAS and hipSOLVER have neither, so every unit that includes the header stops there, whether it calls the helper
 or not: 119 of CUDALibrarySamples' units. A function at namespace scope that names API the packs list as having no
 HIP counterpart (in a header: anywhere in it; elsewhere: in its signature, which no unit can declare) is compiled for
-NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__)`, and so are the header functions that call one; each call left in
+NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)`, and so are the header functions that call one; each call left in
 code a HIP build compiles is a blocker at the call.
 
 The guard's first line names what it guards and why, so a later run over the migrated tree (where the helper is
@@ -23,9 +23,12 @@ from migrate.cpp.parse import Context
 from migrate.cpp.project_names import is_header
 from migrate.cpp.unsupported import unsupported
 
-GUARD = "#if !defined(__HIP_PLATFORM_AMD__)"
-# the guard's first line as CPP049 writes it: `#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: f uses x`
-MARK = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+!defined\(__HIP_PLATFORM_AMD__\)[ \t]*//[ \t]*hipmigrate CPP049: "
+GUARD = "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)"
+# HIP's headers define __HIP_PLATFORM_AMD__ (hipcc does not: a file that includes none yet has it undefined), clang
+# defines __HIP__ for HIP code (a host file compiled as C++ has only the headers' macro): either means an AMD build.
+# The guard's first line as CPP049 writes it ends in `// hipmigrate CPP049: f uses x, which HIP lacks`.
+MARK = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+!defined\(__HIP_PLATFORM_AMD__\) && !defined\(__HIP__\)[ \t]*//[ \t]*"
+                  rb"hipmigrate CPP049: "
                   rb"([A-Za-z_]\w*) (?:uses|calls) ([A-Za-z_]\w*)[^\n]*\n", re.M)
 SCOPE_NODES = ("translation_unit", "declaration_list", "linkage_specification", "namespace_definition",
                "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")

@@ -41,6 +41,7 @@ from migrate.deploy.context import walk
 from migrate.deploy.yaml_shell import SCRIPT_KEYS
 
 CONTAINER_KEYS = ("containers", "initContainers", "ephemeralContainers")
+DOCKER_ACTION = "docker://"  # a GitHub Actions step that runs an image: `uses: docker://nvidia/cuda:12.4.1-base-...`
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,8 @@ def _yaml_ref(data: bytes, node: tree_sitter.Node) -> ImageRef | None:
         text, start, end = raw[1:-1], start + 1, end - 1
     editable = "\n" not in text and not (node.type == "double_quote_scalar" and "\\" in text) \
         and not (node.type == "single_quote_scalar" and "''" in text)
+    if text.startswith(DOCKER_ACTION):
+        text, start = text[len(DOCKER_ACTION):], start + len(DOCKER_ACTION)
     name, tag, digest = split_reference(text.strip())
     built = "$" in text or "{{" in text
     return ImageRef(text, name, tag, digest, built, start, end, editable and text == text.strip(), "yaml")
@@ -210,6 +213,11 @@ def yaml_image_nodes(data: bytes, root: tree_sitter.Node) -> Iterator[tree_sitte
             job_services = y.get(data, body, "services")
             for service in y.pairs(y.value_node(job_services)) if job_services is not None else []:
                 found.extend(_image(data, y.value_node(service)))
+            steps = y.get(data, body, "steps")
+            for step in y.items(y.value_node(steps)) if steps is not None else []:
+                uses = y.get(data, step, "uses")
+                if uses is not None and (y.scalar(data, y.value_node(uses)) or "").startswith(DOCKER_ACTION):
+                    found.append(y.value_node(uses))
     return iter(sorted(found, key=lambda n: n.start_byte))
 
 

@@ -4,7 +4,7 @@ Shared headers define helpers for the whole library: NVIDIA's `cublas_utils.h` h
 `getFixedPointWorkspaceSizeInBytes(..., cudaEmulationMantissaControl, ...)` for CUDA 13's BLAS emulation, and
 `cusolver_utils.h` has `get_cusolver_refinement_solver()` for iterative refinement. hipBLAS and hipSOLVER have
 neither, so every unit that includes the header stops there, whether it calls the helper or not. The fix (safe)
-compiles the helper for NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__)`, with a comment that names the API it
+compiles the helper for NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)`, with a comment that names the API it
 needs, and so the units that never call it compile for AMD; each call that a HIP build still compiles is CPP050's
 blocker. Guarded too: header functions that call a guarded helper, and, in any file, a function whose signature
 names such API (no unit can even declare it; its definition in a `.cpp` goes with its prototype in the header).
@@ -25,7 +25,7 @@ size_t workspace(int m, cudaEmulationMantissaControl control) {
 UTILS_GUARDED = """\
 #include <cstddef>
 inline int ceildiv(int a, int b) { return (a + b - 1) / b; }
-#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: workspace uses cudaEmulationMantissaControl, which HIP lacks
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: workspace uses cudaEmulationMantissaControl, which HIP lacks
 size_t workspace(int m, cudaEmulationMantissaControl control) {
     return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * m : m;
 }
@@ -53,19 +53,20 @@ class HelperWithoutHipApi(CppRule):
         # a header function that calls the guarded helper goes with it; a template and a prototype too
         Invalid("size_t ws(cudaEmulationStrategy_t s);\ntemplate <typename T>\nT twice(T x) { return x + x; }\n"
                 "size_t both(int m) { return ws({}) + m; }\n", path="utils.h",
-                fixed="#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: ws uses cudaEmulationStrategy_t, "
+                fixed="#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: ws uses cudaEmulationStrategy_t, "
                 "which HIP lacks\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\ntemplate <typename T>\n"
-                "T twice(T x) { return x + x; }\n#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: both calls ws\n"
+                "T twice(T x) { return x + x; }\n#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: both calls ws\n"
                 "size_t both(int m) { return ws({}) + m; }\n#endif\n", line=1,
                 message=message("ws", "cudaEmulationStrategy_t", False, 1, "7.2")),
         # in a source file, a signature that names the API; the body alone is CPP006's
         Invalid("const char *name(cublasLtMatmulTile_t tile) { return \"tile\"; }\n"
                 "int main() { cudaDeviceResetPersistingL2Cache(); return 0; }\n",
-                fixed="#if !defined(__HIP_PLATFORM_AMD__)  // hipmigrate CPP049: name uses cublasLtMatmulTile_t, "
+                fixed="#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: name uses cublasLtMatmulTile_t, "
                 "which HIP lacks\nconst char *name(cublasLtMatmulTile_t tile) { return \"tile\"; }\n#endif\n"
                 "int main() { cudaDeviceResetPersistingL2Cache(); return 0; }\n"),
         Valid("void run() { cudaCtxResetPersistingL2Cache(); }\n"),
-        Valid("#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\n", path="utils.h"),
+        Valid("#include <cuda_runtime.h>\n#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\n",
+              path="utils.h"),
         Valid("struct S { size_t ws(cudaEmulationStrategy_t s); };\n", path="utils.h"),
         Valid("int main() { cudaEmulationStrategy_t s; return 0; }\n"),
     ]

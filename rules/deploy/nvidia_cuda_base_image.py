@@ -1,7 +1,7 @@
 """NVIDIA's CUDA image (`nvidia/cuda:<version>-<flavour>-<os>`, also `nvcr.io/nvidia/cuda`) as a Dockerfile stage's
 `FROM`, or as the `image:` of a container in a Kubernetes pod spec (`containers`, `initContainers`,
 `ephemeralContainers` of a Pod or of any pod template: Deployment, Job, CronJob's `jobTemplate`, ...), a docker
-compose service, or a GitHub Actions job's `container:` or `services:`; also the default of an `ARG` that a `FROM`
+compose service, or a GitHub Actions job's `container:`, `services:` or a step's `uses: docker://...`; also the default of an `ARG` that a `FROM`
 builds on (`ARG BASE_IMAGE=...` ... `FROM ${BASE_IMAGE}`), and a whole word of shell text (`docker run ...
 nvidia/cuda:12.4.1-base-ubuntu22.04` in a script, a `RUN` or a CI step, an image in a bash array)
 (migrate/deploy/container_images.py).
@@ -110,6 +110,12 @@ class NvidiaCudaBaseImage(DeployRule):
                 fixed="jobs:\n  smoke:\n    runs-on: [self-hosted, gpu]\n    steps:\n"
                       "      - run: docker run --rm --gpus all rocm/dev-ubuntu-22.04:6.4.1 nvidia-smi\n",
                 path=".github/workflows/smoke.yml", line=5),
+        Invalid("jobs:\n  check:\n    steps:\n      - uses: actions/checkout@v4\n"
+                "      - uses: docker://nvidia/cuda:12.4.1-devel-ubuntu22.04  # the toolchain\n        with:\n"
+                "          args: make test\n",
+                fixed="jobs:\n  check:\n    steps:\n      - uses: actions/checkout@v4\n"
+                      "      - uses: docker://rocm/dev-ubuntu-22.04:6.4.1-complete  # the toolchain\n        with:\n"
+                      "          args: make test\n", path=".github/workflows/ci.yml", line=5),
         Invalid("ARG CUDA=12.1.1\nFROM nvidia/cuda:${CUDA}-devel-ubuntu22.04\n", line=2,
                 message="nvidia/cuda:${CUDA}-devel-ubuntu22.04 is NVIDIA's CUDA image: replace it with a "
                         "rocm/dev-ubuntu-* image (rocm/dev-ubuntu-22.04:6.4.1-complete, for example) by hand"),

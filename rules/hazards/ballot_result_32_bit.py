@@ -83,7 +83,12 @@ class BallotResult32Bit(HazardRule):
                 fixed="#define LANE_BIT(lane) (1ull << (lane))\n", options=UNSAFE, line=1),
         Invalid("#define WARP_VOTE(p, out) do { unsigned m_ = __ballot_sync(~0ull, p); out = __ffs(m_); } while (0)\n",
                 fixed="#define WARP_VOTE(p, out) do { unsigned long long m_ = __ballot_sync(~0ull, p); "
-                      "out = __ffsll(m_); } while (0)\n", options=UNSAFE),
+                      "out = __ffsll((unsigned long long)m_); } while (0)\n", options=UNSAFE),
+        # an int mask: HIP's two __ffsll overloads would make the call ambiguous (HeCBench's atomicAggregate)
+        Invalid("__device__ int leader(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
+                "  return __ffs(mask) - 1;\n}\n", line=2,
+                fixed="__device__ int leader(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
+                      "  return __ffsll((unsigned long long)mask) - 1;\n}\n"),
         Valid("#define VOTES(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n#define BIT(n) (1u << (n))\n"),
         Valid("__device__ int f(int p) { unsigned long long m = __ballot_sync(0xffffffffffffffffull, p); "
               "return __popcll(m); }"),
@@ -145,10 +150,15 @@ class BallotResult32Bit(HazardRule):
             if len(args) != 1 or not tree.lanes.facts(call).is_mask(args[0]):
                 continue
             name = text(f)
+            edits = [Edit(base + f.start_byte, base + f.end_byte, WIDE[name])]
+            value = args[0]
+            if name == "__ffs" and value.type == "identifier" and \
+                    is_32bit(tree.lanes.facts(call).declared_type(text(value))):
+                # HIP overloads __ffsll for long long and unsigned long long: an int or unsigned is ambiguous. The
+                # cast keeps the lowest set bit where it is, sign extension included.
+                edits.append(Edit(base + value.start_byte, base + value.start_byte, "(unsigned long long)"))
             yield self.finding(ctx, base + f.start_byte, base + f.end_byte, f"{name} counts 32 bits of a ballot "
-                               f"result{LOST}; use {WIDE[name]}",
-                               edits=[Edit(base + f.start_byte, base + f.end_byte, WIDE[name])],
-                               title=f"Use {WIDE[name]}")
+                               f"result{LOST}; use {WIDE[name]}", edits=edits, title=f"Use {WIDE[name]}")
 
     def _shifts(self, ctx, tree):
         base = tree.base

@@ -121,7 +121,7 @@ __global__ void compact(const int* in, int* out, int* count, int n) {
     unsigned long long mask = __ballot_sync(0xffffffffffffffffull, keep);
     int total = __popcll(mask);
     int before = __popcll(mask & ((1ull << lane) - 1));
-    int leader = __ffsll(mask) - 1;
+    int leader = __ffsll((unsigned long long)mask) - 1;
     int base = 0;
     if (lane == leader)
         base = atomicAdd(count, total);
@@ -142,7 +142,7 @@ __global__ void compact(const int* in, int* out, int* count, int n) {
     unsigned mask = __ballot_sync(0xffffffffffffffffull, keep);
     int total = __popcll(mask);
     int before = __popcll(mask & ((1ull << lane) - 1));
-    int leader = __ffsll(mask) - 1;
+    int leader = __ffsll((unsigned long long)mask) - 1;
     int base = 0;
     if (lane == leader)
         base = atomicAdd(count, total);

@@ -100,7 +100,8 @@ def migrate(example, release: str) -> tuple[str, tuple]:
     packs = default_packs()
     options, _ = example_options(example, packs)
     options = replace(options, offload_arch=())
-    result = translate("example.cu", example.code.encode(), options, packs, release, [r() for r in RULES])
+    result = translate(example.path or "example.cu", example.code.encode(), options, packs, release,
+                       [r() for r in RULES])
     return result.data.decode(), result.findings
 
 

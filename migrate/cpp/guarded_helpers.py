@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from migrate.cpp import platform
 from migrate.cpp.parse import Context
 from migrate.cpp.project_names import is_header
-from migrate.cpp.unsupported import unsupported
+from migrate.cpp.unsupported import case_label, unsupported
 
 GUARD = "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)"
 # HIP's headers define __HIP_PLATFORM_AMD__ (hipcc does not: a file that includes none yet has it undefined), clang
@@ -76,7 +76,9 @@ def inside(helpers, offset: int) -> Helper | None:
 def _analyse(ctx) -> Analysis:
     header = is_header(ctx.path)
     marked = {m.end(): m for m in MARK.finditer(ctx.data)}
-    missing = [t for t, known in unsupported(ctx) if known is not None and t.base == 0 and t.node is not None]
+    # a `case` label on a value HIP lacks is CPP043's, which removes the case: no reason to guard the function
+    missing = [t for t, known in unsupported(ctx)
+               if known is not None and t.base == 0 and t.node is not None and not case_label(t)]
     if not missing and not marked:
         return Analysis((), frozenset())
     skipped = platform.not_compiled(ctx.data)
@@ -115,8 +117,11 @@ def _helper(ctx, node, name_node, start, end, why, why_line, calls, guarded) -> 
 
 def _callers(ctx, helpers: list[Helper], rest: list, skipped) -> None:
     """Header functions whose bodies call a guarded helper are guarded too, round after round."""
+    kept = {n.text.decode() for _node, n, _b, _s, _e in rest}
     for _ in range(ROUNDS):
-        names = {h.name for h in helpers}
+        # an overloaded name is no reason: the call may reach an overload HIP compiles (helper_cuda.h's check() calls
+        # _cudaGetErrorEnum, which has one overload per library)
+        names = {h.name for h in helpers} - kept
         if not names or not rest:
             return
         pattern = calls_pattern(names)

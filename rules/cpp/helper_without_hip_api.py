@@ -64,6 +64,13 @@ class HelperWithoutHipApi(CppRule):
                 fixed="#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: name uses cublasLtMatmulTile_t, "
                 "which HIP lacks\nconst char *name(cublasLtMatmulTile_t tile) { return \"tile\"; }\n#endif\n"
                 "int main() { cudaDeviceResetPersistingL2Cache(); return 0; }\n"),
+        # an overload is guarded, its callers are not: a call may reach the overload HIP compiles (helper_cuda.h)
+        Invalid("const char *name(int e) { return \"int\"; }\nconst char *name(cudaEmulationStrategy_t s) { return \"s\"; }\n"
+                "template <typename T> const char *check(T r) { return name(r); }\n", path="helper.h",
+                fixed="const char *name(int e) { return \"int\"; }\n#if !defined(__HIP_PLATFORM_AMD__) && "
+                "!defined(__HIP__)  // hipmigrate CPP049: name uses cudaEmulationStrategy_t, which HIP lacks\n"
+                "const char *name(cudaEmulationStrategy_t s) { return \"s\"; }\n#endif\n"
+                "template <typename T> const char *check(T r) { return name(r); }\n", line=2),
         Valid("void run() { cudaCtxResetPersistingL2Cache(); }\n"),
         Valid("#include <cuda_runtime.h>\n#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\n",
               path="utils.h"),

@@ -81,7 +81,7 @@ def _analyse(ctx) -> Analysis:
                if known is not None and t.base == 0 and t.node is not None and not case_label(t)]
     if not missing and not marked:
         return Analysis((), frozenset())
-    skipped = platform.not_compiled(ctx.data)
+    skipped = platform.skipped(ctx)
     missing = [t for t in missing if not platform.inside(skipped, t.start)]
     functions = list(_functions(ctx.tree.root_node))
     helpers: list[Helper] = []

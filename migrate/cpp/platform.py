@@ -164,5 +164,10 @@ def _value(kind: str, condition: str, own: frozenset) -> bool | None:
     return value if kind == "def" or value is None else not value
 
 
+def skipped(ctx) -> list[tuple[int, int]]:
+    """`not_compiled` of the file of a rule's context, worked out once however many rules ask."""
+    return ctx.once("not_compiled", lambda c: not_compiled(c.data))
+
+
 def inside(ranges: list[tuple[int, int]], offset: int) -> bool:
     return any(start <= offset < end for start, end in ranges)

@@ -43,7 +43,7 @@ class CallOfGuardedHelper(CppRule):
                 known[name] = (place, bool(overloaded) or name in own.kept)
         if not known or not any(name.encode() in ctx.data for name in known):
             return
-        skipped = platform.not_compiled(ctx.data)
+        skipped = platform.skipped(ctx)
         for name, start, end in calls(ctx, calls_pattern(known), 0, len(ctx.data), skipped):
             if inside(own.helpers, start) is not None:
                 continue  # guarded with the helper (or, in a later run, already out of the AMD build)

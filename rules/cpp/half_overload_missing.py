@@ -76,7 +76,7 @@ class HalfOverloadMissing(CppRule):
         if not HALF_TYPE.search(ctx.data):
             return
         names = written = place = None
-        skipped = platform.not_compiled(ctx.data)
+        skipped = platform.skipped(ctx)
         for m, token in ctx.code_matches(CALLS if old_shuffles else ATOMIC):
             if platform.inside(skipped, token.start):
                 continue  # the CUDA side of a ROCm gate: a HIP build never compiles it

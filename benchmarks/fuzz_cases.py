@@ -32,9 +32,10 @@ class Case:
     number: int
     files: dict[str, bytes]
     options: dict
+    change: tuple[str, str, float] | None = None  # (file, "delete" | "rewrite" | "empty", seconds into the run)
 
     def describe(self) -> dict:
-        return {"number": self.number, "files": sorted(self.files), "options": self.options}
+        return {"number": self.number, "files": sorted(self.files), "options": self.options, "change": self.change}
 
 
 # --- the seeds ---------------------------------------------------------------------------------------------------
@@ -154,6 +155,9 @@ def make_case(rng: random.Random, number: int, pool: list[tuple[str, bytes]]) ->
     names = random.Random(number * 1_000_003 + sum(len(d) for d in files.values()))  # apart from `rng`'s draws
     if names.random() < 0.1:
         files = {odd_name(names, rel): data for rel, data in files.items()}
+    change = None
+    if names.random() < 0.1:  # a file deleted, rewritten or emptied while the run is in progress (issue 28)
+        change = (names.choice(sorted(files)), names.choice(("delete", "rewrite", "empty")), names.uniform(0, 0.03))
     options = {"hip_version": rng.choice(RELEASES), "launch_syntax": rng.choice(("chevron", "ggl")),
                "translate_comments": rng.random() < 0.2, "unsafe_fixes": rng.random() < 0.3}
-    return Case(number, files, options)
+    return Case(number, files, options, change)

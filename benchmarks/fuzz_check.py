@@ -4,6 +4,8 @@ second time."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 from benchmarks.fuzz_cases import Case, migrated_kind
@@ -29,11 +31,16 @@ def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
         (src / rel).write_bytes(data)
     options = Options(jobs=1, **case.options)
     failures: list[str] = []
+    timer = _change_later(case, src)
     try:
         done = api.migrate(src, out, options)
         result = done.result
     except Exception as exc:
         return [f"exception {internal.signature(exc)} (outside the files)"], False
+    finally:
+        if timer is not None:
+            timer.cancel()
+            timer.join()
     failures += [f"exception {f.matched}" for f in internal.failed(result.findings)]
     try:
         json.loads(formats.render("json", "migration", done.report, formats.Context("run")))
@@ -48,9 +55,14 @@ def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
     by_path = {r.path: r for r in result.files}
     clean_paths = []
     for rel in case.files:
+        changed = case.change is not None and case.change[0] == rel
+        if changed and (rel not in by_path or "INP012" in {f.code for f in by_path[rel].findings}):
+            continue  # deleted before the tree was listed, or reported as vanished or changed: what it should be
         if not (out / rel).is_file():
-            failures.append(f"file lost ({migrated_kind(rel)})")
+            failures.append(f"file lost{' after a change mid-run' if changed else ''} ({migrated_kind(rel)})")
             continue
+        if changed:
+            continue  # read before or after the change: either is right, and its source is no longer the case's
         codes = {f.code for f in by_path[rel].findings}
         if (out / rel).read_bytes().count(REPLACEMENT) > case.files[rel].count(REPLACEMENT):
             failures.append(f"bytes replaced by U+FFFD ({migrated_kind(rel)})")
@@ -71,6 +83,24 @@ def check_case(case: Case, scratch: Path) -> tuple[list[str], bool]:
                 codes = sorted({f.code for f in r.findings if allowed(f, options)}) or ["no fix"]
                 failures.append(f"not idempotent: {' '.join(codes)} ({migrated_kind(rel)})")
     return failures, len(clean_paths) == len(case.files)
+
+
+def _change_later(case: Case, src: Path) -> threading.Timer | None:
+    """Start the case's change of one source file, made `seconds` into the run from another thread."""
+    if case.change is None:
+        return None
+    rel, how, seconds = case.change
+    path = src / rel
+
+    def change() -> None:
+        if how == "delete":
+            os.unlink(path)
+        else:
+            path.write_bytes(b"" if how == "empty" else b"// rewritten mid-run\n" + case.files[rel])
+
+    timer = threading.Timer(seconds, change)
+    timer.start()
+    return timer
 
 
 def _parses(rel: str, data: bytes) -> bool:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from benchmarks import fuzz, fuzz_cases
+from benchmarks import fuzz, fuzz_cases, fuzz_check
 from tests.helpers import cli, cli_json, write_tree
 
 SEEDED_CASES = 1800
@@ -27,6 +27,26 @@ def test_mutations_are_deterministic():
     first = [fuzz_cases.make_case(random.Random(7), n, pool).files for n in range(20)]
     again = [fuzz_cases.make_case(random.Random(7), n, pool).files for n in range(20)]
     assert first == again
+
+
+def test_some_cases_change_a_file_while_the_run_is_in_progress():
+    pool = fuzz_cases.seeds()
+    cases = [fuzz_cases.make_case(random.Random(7), n, pool) for n in range(200)]
+    changes = [c.change for c in cases if c.change]
+    assert 5 < len(changes) < 50
+    assert {how for _, how, _ in changes} == {"delete", "rewrite", "empty"}
+    assert all(rel in c.files for c in cases if c.change for rel in [c.change[0]])
+
+
+@pytest.mark.parametrize("how", ["delete", "rewrite", "empty"])
+@pytest.mark.parametrize("seconds", [0.0, 0.005, 0.02])
+def test_a_file_changed_mid_run_is_in_the_output_or_reported(tmp_path, how, seconds):
+    """Deleted, rewritten or emptied before the listing, during the stages or after: no crash, no "copied" file
+    that is absent, and what is absent has INP012."""
+    files = {"a.cu": b"#include <cuda_runtime.h>\nvoid f(float *p) { cudaFree(p); }\n" * 200,
+             "run.sh": b"#!/bin/sh\nnvidia-smi\n"}
+    case = fuzz_cases.Case(0, files, {"hip_version": "6.4"}, ("a.cu", how, seconds))
+    assert fuzz_check.check_case(case, tmp_path) == ([], False)
 
 
 ENV = b"import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n"

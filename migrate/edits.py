@@ -32,7 +32,7 @@ def apply_fixes(data: bytes, findings: list[Finding]) -> Applied:
     owner: list[Finding] = []  # by order: the finding each accepted edit belongs to
     inserted: set[tuple[int, str]] = set()  # (place, text) of each accepted insertion
     applied, conflicts, overlapped = [], [], []
-    ordered = sorted((f for f in findings if f.fix), key=lambda f: min(e.start for e in f.fix.edits))
+    ordered = sorted((f for f in findings if f.fix), key=lambda f: min((e.start for e in f.fix.edits), default=0))
     for finding in ordered:
         edits = tuple(e for e in finding.fix.edits if e.start != e.end or (e.start, e.text) not in inserted)
         clash = next((c for c in (_clashes(accepted, e) for e in edits) if c is not None), None)

@@ -67,8 +67,8 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
     data, later_findings, conflicts, overlapped = first.data, [], list(first.conflicts), list(first.overlapped)
     for _ in range(4):
         again = type(ctx)(ctx.path, data, ctx.options, ctx.packs, ctx.target)
-        if again.parse_errors():
-            break
+        if getattr(ctx, "all_or_nothing", False) and again.parse_errors():
+            break  # a Python or deployment file is edited only while it parses; C++ is read token by token
         found = [f for rule in rules for f in rule.check(again) if not again.unreached(f.span.start)]
         result = apply_fixes(data, [f for f in found if allowed(f, ctx.options) and not suppress.covered(
             sups, f.code, ctx.span(composition.original(f.span.start), composition.original(f.span.start)).line)])
@@ -102,7 +102,7 @@ def _to_fixed_point(ctx: FileContext, rules, findings: list[Finding], first: App
     for f in [*findings, *owners[len(first.applied):]]:
         i = fixed.get(id(f))
         if i is not None:
-            f = replace(f, fix=replace(f.fix, edits=tuple(owned[i])) if i in owned else None)
+            f = replace(f, fix=replace(f.fix, edits=tuple(owned.get(i, ()))))  # none left: a later fix rewrote it
         out.append(f)
     out += later_findings
     left_out = {id(f) for f in first.conflicts} | held
@@ -182,7 +182,7 @@ def run_rules(ctx: FileContext, rules, *, what: str = "what could be read there 
     result = apply_fixes(ctx.data, [f for f in findings if allowed(f, ctx.options) and id(f) not in held])
     output = result.data
     feeders = {r.code for r in rules if r.feeds_other_rules}
-    if getattr(ctx, "all_or_nothing", False) and any(f.code in feeders for f in result.applied):
+    if any(f.code in feeders for f in result.applied):
         output, findings, result = _to_fixed_point(ctx, rules, findings, result, sups, held)
     extra = extra_edits(ctx.data, result) if extra_edits else []
     if extra:

@@ -23,6 +23,12 @@ def shown(name: str) -> str:
     return '"' + "".join(_escaped(c) for c in name) + '"'
 
 
+def quoted(name: str) -> str:
+    """`name` inside a message: in single quotes, or quoted with escapes as `shown` quotes it."""
+    said = shown(name)
+    return f"'{name}'" if said == name else said
+
+
 def _escaped(c: str) -> str:
     if c in NAMED:
         return NAMED[c]

@@ -101,3 +101,19 @@ def test_macro_calls_written_without_a_semicolon_are_not_parse_problems():
     assert "INP001" not in [f.code for f in out.findings]
     out = translate("t.cu", b"void f(float* x) {\n  cudaFree(x)\n  x = 0;\n}\n", Options(), default_packs(), "6.2", RULES)
     assert [(f.code, f.span.line) for f in out.findings if f.code == "INP001"] == [("INP001", 3)]
+
+
+@pytest.mark.parametrize("launch, want", [
+    ("chevron", "#include <hip/hip_runtime.h>\nvoid f(float* d) { k<<<(n >> 1), 64>>>(d); }\n"),
+    ("ggl", "#include <hip/hip_runtime.h>\nvoid f(float* d) { hipLaunchKernelGGL(k, (n >> 1), 64, 0, 0, d); }\n"),
+])
+def test_a_fix_that_writes_a_launch_is_followed_by_what_a_launch_needs(launch, want):
+    """CPP046 joins `k< <<` into a launch, which CPP002 (the include) and, with --launch-syntax ggl, CPP004 then
+    rewrite in the same run (the fuzzing harness found the second run doing it); the joined chevrons' finding keeps
+    its applied fix, and a second run changes nothing."""
+    source = "void f(float* d) { k< <<(n >> 1), 64>>>(d); }\n"
+    result = translate("t.cu", source.encode(), Options(launch_syntax=launch), default_packs(), "7.0", RULES)
+    assert result.data.decode() == want
+    joined = [f for f in result.findings if f.code == "CPP046"]
+    assert [(f.severity, f.fix.outcome.value) for f in joined] == [(Severity.WARNING, "applied")]
+    assert migrate(want, launch_syntax=launch) == want

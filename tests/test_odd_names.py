@@ -46,6 +46,19 @@ def test_run_migrates_and_writes_files_whose_names_are_odd(tmp_path):
     assert not any(line.startswith("line.cu") for line in result.stdout.splitlines())
 
 
+def test_a_message_naming_a_file_quotes_it(tmp_path):
+    """CPP050 names the file where its helper is: quoted as the file's own place is (a fuzz find)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / NEWLINE).write_text('const char *name(cublasLtMatmulTile_t t) { return "t"; }\n'
+                               "void show() { puts(name({})); }\n")
+    result = cli("run", src, "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert '"new\\nline.cu":2:20: CPP050 name is compiled for NVIDIA only after migration ("new\\nline.cu":1, ' \
+           'where it uses cublasLtMatmulTile_t' in result.stdout
+    assert NEWLINE not in result.stdout
+
+
 def test_json_keeps_the_names_themselves(tmp_path):
     src = _tree(tmp_path / "src")
     result = cli("scan", src, "--output-format", "json")

@@ -45,13 +45,14 @@ def _findings(doc: dict, code: str) -> list[tuple[str, str]]:
 
 def test_files_deleted_before_the_write_are_findings_not_copies(tmp_path, monkeypatch):
     src = write_tree(tmp_path / "src", {"k.cu": CALL, "keep.cu": CALL, "README.md": "read me\n",
-                                        "docs/notes.txt": "n\n"})
+                                        "docs/notes.txt": "n\n", "bad.py": "x = (\n"})
+    (src / "blob.cu").write_bytes(b"\0\0binary")  # skipped (INP002), then deleted: a fuzz find
     os.symlink("README.md", src / "link.md")
     original = api.analyse
 
     def then_deleted(*args, **kw):
         done = original(*args, **kw)
-        for rel in ("k.cu", "README.md", "link.md", "docs/notes.txt"):
+        for rel in ("k.cu", "README.md", "link.md", "docs/notes.txt", "bad.py", "blob.cu"):
             os.unlink(src / rel)
         os.rmdir(src / "docs")
         return done
@@ -62,16 +63,17 @@ def test_files_deleted_before_the_write_are_findings_not_copies(tmp_path, monkey
     doc = json.loads(result.stdout)
     gone = "vanished while the run was in progress (it was deleted or moved after the tree was listed): left out " \
            "of the output; run again to migrate it"
-    assert _findings(doc, "INP012") == [("README.md", gone), ("docs/notes.txt", gone), ("k.cu", gone),
-                                        ("link.md", gone)]
+    assert _findings(doc, "INP012") == [("README.md", gone), ("bad.py", gone), ("blob.cu", gone),
+                                        ("docs/notes.txt", gone), ("k.cu", gone), ("link.md", gone)]
     assert {f["path"]: f["status"] for f in doc["files"]} == {"README.md": "skipped", "docs/notes.txt": "skipped",
                                                              "k.cu": "skipped", "keep.cu": "migrated",
-                                                             "link.md": "skipped"}
+                                                             "link.md": "skipped", "bad.py": "skipped",
+                                                             "blob.cu": "skipped"}
     assert sorted(os.listdir(tmp_path / "out")) == [".hipmigrate", "docs", "keep.cu"]
     assert (tmp_path / "out" / "keep.cu").read_text() == MIGRATED
     state = json.loads((tmp_path / "out" / ".hipmigrate" / "run.json").read_text())
     assert sorted(f["path"] for f in state["findings"] if f["code"] == "INP012") == [
-        "README.md", "docs/notes.txt", "k.cu", "link.md"]
+        "README.md", "bad.py", "blob.cu", "docs/notes.txt", "k.cu", "link.md"]
 
 
 def test_files_deleted_before_they_are_read_are_findings(tmp_path, monkeypatch):

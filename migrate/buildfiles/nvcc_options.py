@@ -228,11 +228,21 @@ def translate_option(words: Sequence[str], i: int) -> Translation:
         return keep if dashes == 1 and name == "Xlinker" else Translation(["-Xlinker", value or ""], consumed, "")
     new, reason = handler(value)
     original = list(words[i:i + consumed])
+    if handler is _host_options and new and _holds_nvcc_options(new):
+        return keep  # host options that are nvcc's (a quote misplaced): what the user meant is not known
     if name in _SHARED and dashes == 1 and (new == original or new == ["".join(original)] and consumed == 1):
         return keep
     if new == original:
         return Translation(original, consumed, "")
     return Translation(new, consumed, reason)
+
+
+def _holds_nvcc_options(options: list[str]) -> bool:
+    """Whether the words of `options` hold an option that this module rewrites: written out as they are, a
+    second migration would change them again (the fix would not be idempotent)."""
+    words = [w for option in options for w in option.replace('"', " ").replace("'", " ").split()]
+    words.append("-O2")  # what may follow them on the line: an option that takes a value takes it
+    return translate_options(words) != (words, [])
 
 
 def translate_options(words: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:

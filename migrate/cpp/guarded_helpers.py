@@ -22,6 +22,7 @@ from migrate.cpp import platform
 from migrate.cpp.parse import Context
 from migrate.cpp.project_names import is_header
 from migrate.cpp.unsupported import case_label, unsupported
+from migrate.pathnames import shown
 
 GUARD = "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)"
 # HIP's headers define __HIP_PLATFORM_AMD__ (hipcc does not: a file that includes none yet has it undefined), clang
@@ -62,7 +63,7 @@ class Analysis:
 
 def where(path: str, line: int, why: str, calls: bool) -> str:
     """Where a guarded helper is and why, as CPP050's message and Options.guarded_helpers say it."""
-    return f"{path}:{line}, where it {'calls' if calls else 'uses'} {why}, {'NVIDIA only too' if calls else 'which HIP lacks'}"
+    return f"{shown(path)}:{line}, where it {'calls' if calls else 'uses'} {why}, {'NVIDIA only too' if calls else 'which HIP lacks'}"
 
 
 def analysis(ctx) -> Analysis:

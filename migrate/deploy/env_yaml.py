@@ -49,9 +49,11 @@ def _scalar(ctx, node: tree_sitter.Node | None):
 
 
 def _pairs(node: tree_sitter.Node | None):
-    """(key, value) nodes of a block or flow mapping."""
+    """(key, value) nodes of a block or flow mapping; a pair with no key (`- : X`) names nothing and is left out."""
     for pair in y.pairs(node):
-        yield y.key_node(pair), y.value_node(pair)
+        key = y.key_node(pair)
+        if key is not None:
+            yield key, y.value_node(pair)
 
 
 def _yaml_site(name, value, access: Access = Access.SET) -> EnvSite | None:

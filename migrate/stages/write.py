@@ -184,7 +184,7 @@ def _source_mode(path: Path) -> int | None:
 def _write_one(f, r: FileResult, target: Path, root: Path) -> Finding | None:
     """Write one output file; a finding when its source vanished before it could be, or cannot be read (nothing
     written)."""
-    if r.status is FileStatus.SKIPPED and not os.path.lexists(f.path):
+    if any(x.code == "INP012" for x in r.findings):
         return None  # it vanished before it was read: its finding says so
     if f.kind == "link":
         try:
@@ -193,7 +193,7 @@ def _write_one(f, r: FileResult, target: Path, root: Path) -> Finding | None:
             return vanished(f.rel, "vanished", "left out of the output")
         os.symlink(aim, target)
         return None
-    if r.status is FileStatus.SKIPPED and not f.path.is_file():
+    if r.status is FileStatus.SKIPPED and os.path.isdir(f.path):
         return None  # not a file to copy (a folder it could not read): its finding says so
     mode = _source_mode(f.path)
     if mode is None:
@@ -203,10 +203,11 @@ def _write_one(f, r: FileResult, target: Path, root: Path) -> Finding | None:
         os.chmod(target, mode)
         return None
     problem = _copy(f.path, target)
-    if problem is None or r.status is FileStatus.SKIPPED:  # a skipped file was read: its finding says why
+    if problem is None:
         return None
-    return vanished(f.rel, "vanished", "left out of the output") if isinstance(problem, FileNotFoundError) else \
-        unreadable(f.rel, problem)
+    if isinstance(problem, FileNotFoundError):  # read (and perhaps skipped) before, gone now
+        return vanished(f.rel, "vanished", "left out of the output")
+    return None if r.status is FileStatus.SKIPPED else unreadable(f.rel, problem)  # its finding says why
 
 
 def _copy(source: Path, target: Path) -> OSError | None:

@@ -59,6 +59,10 @@ class NvccOnlyOption(MakeRule):
                 fixed="NVCC_FLAGS += -fopenmp -Wextra -fgpu-default-stream=per-thread\n"),
         # a quote left open on the line (a fuzz find): the options it would hold are left as they are
         Valid("NVCC_FLAGS += --compiler-options \"-fopenmp --expt-extended-lambda -G\n"),
+        # host options that are nvcc's (a quote misplaced, a fuzz find): what was meant is not known, so the
+        # value is left as it is rather than written out for a second run to rewrite again
+        Invalid("NVCC_FLAGS += --compiler-options \"-fopenmp -O2 --compiler-options \" -G\n",
+                fixed="NVCC_FLAGS += --compiler-options \"-fopenmp -O2 --compiler-options \" -g\n"),
         Invalid("NVCCFLAGS = -O2 \\\n\t-Xptxas -v \\\n\t-maxrregcount=64\n", fixed="NVCCFLAGS = -O2\n",
                 message="-Xptxas -v is an nvcc option with no AMD counterpart: ptxas is NVIDIA's assembler: AMD's "
                         "code generator has no such options; removed"),

@@ -59,6 +59,9 @@ class CaseLabelWithoutHipValue(CppRule):
                 + "    case CUFFT_NVRTC_FAILURE:\n      return \"shared\";\n" + TAIL,
                 fixed=hip(HEAD.replace('      return "success";\n', "      log();\n") + "      return \"shared\";\n"
                           + TAIL)),
+        # a case another label names (a fuzz find): only the case label goes, the statements are that label's
+        Invalid(HEAD + "  done: case CUFFT_NVJITLINK_FAILURE: return \"jit\";\n" + TAIL,
+                fixed=hip(HEAD + "  done: return \"jit\";\n" + TAIL)),
         Valid(HEAD + "    case CUFFT_NOT_SUPPORTED:\n      return \"not supported\";\n" + TAIL),
         # the project's own values, and names that only look like CUDA
         Valid("enum E { cudaMine };\nint f(E e) { switch (e) { case cudaMine: return 1; } return 0; }\n"),
@@ -74,6 +77,14 @@ class CaseLabelWithoutHipValue(CppRule):
         for token in labels.values():
             case = token.node.parent
             if case.id in done:
+                continue
+            if case.parent is not None and case.parent.type == "labeled_statement":
+                # `done: case CUFFT_X: ...`: another label names the case, so its statements stay for that label
+                done.add(case.id)
+                colon = next(c for c in case.children if c.type == ":")
+                start, end = _lines(ctx.data, case.start_byte, colon.end_byte, drop_blank=False)
+                yield self.finding(ctx, token.start, token.end, message(token.name), edits=[Edit(start, end, "")],
+                                   title="Remove the case")
                 continue
             group = [case]  # the run of removed cases that follow one another
             while group[-1].next_named_sibling is not None and group[-1].next_named_sibling.id in labels:

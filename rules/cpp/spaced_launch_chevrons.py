@@ -18,6 +18,7 @@ CLOSE = re.compile(rb">\s*>\s*>(?=\s*\()")
 class SpacedLaunchChevrons(CppRule):
     code = "CPP046"
     severity = Severity.ERROR
+    feeds_other_rules = True  # the joined launch is one that CPP004 rewrites and CPP002 needs an include for
     examples = [
         Invalid("void f(float* d, dim3 grid, dim3 block) {\n    render<3> << <grid, block >> > (d, 4);\n}\n",
                 fixed="void f(float* d, dim3 grid, dim3 block) {\n    render<3> <<<grid, block >>> (d, 4);\n}\n",

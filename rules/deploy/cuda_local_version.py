@@ -61,6 +61,7 @@ class CudaLocalVersion(DeployRule):
         Invalid("torch==2.99.0+cu126\n", line=1,
                 message="torch==2.99.0+cu126 pins PyTorch's CUDA build, and hipmigrate does not know which ROCm "
                         "version torch 2.99.0 is published for: replace +cu126 with its +rocm tag by hand"),
+        Valid("torch==2.3.1+cu12=0.18.1+cu121\n"),
     ]
 
     def check(self, ctx):
@@ -72,8 +73,8 @@ class CudaLocalVersion(DeployRule):
             tag = rocm_tag(release)
             for version in dep.versions:
                 local = CUDA_LOCAL.search(version.text)
-                if local is None:
-                    continue
+                if local is None or version.text.count("+") != 1:
+                    continue  # no local version, or text that is no version (two of them: a fuzz find)
                 start = version.start + len(version.text[:local.start()].encode("utf-8", "surrogateescape"))
                 end = version.start + len(version.text[:local.end()].encode("utf-8", "surrogateescape"))
                 shown = f"{dep.name}{version.operator}{version.text}" if version.operator else \

@@ -64,6 +64,7 @@ class CudaLaunchBlockingVariable(EnvRule):
                       'RUN AMD_SERIALIZE_KERNEL=3 python -m pytest \\\n    tests/\n', line=2, path="Dockerfile"),
         Invalid('env:\n  - name: CUDA_LAUNCH_BLOCKING\n    value: "1"\n',
                 fixed='env:\n  - name: AMD_SERIALIZE_KERNEL\n    value: "3"\n', line=2, path="job.yaml"),
+        Valid('env:\n  - : CUDA_LAUNCH_BLOCKING\n    value: "1"\n', path="job.yaml"),  # a pair with no key (a fuzz find)
         Valid('FROM rocm/pytorch:latest\nRUN ["echo", "CUDA_LAUNCH_BLOCKING=1"]\n', path="Dockerfile"),
         Valid("apiVersion: example.org/v1\nkind: Settings\nmetadata:\n  name: s\ndata:\n"
               "  CUDA_LAUNCH_BLOCKING: \"1\"\n", path="settings.yaml"),

@@ -1,4 +1,6 @@
 """Engine-level behaviour that no single rule owns: edits, macro continuations, idempotence."""
+import re
+
 import pytest
 
 from migrate.cpp_engine import translate
@@ -117,3 +119,21 @@ def test_a_fix_that_writes_a_launch_is_followed_by_what_a_launch_needs(launch, w
     joined = [f for f in result.findings if f.code == "CPP046"]
     assert [(f.severity, f.fix.outcome.value) for f in joined] == [(Severity.WARNING, "applied")]
     assert migrate(want, launch_syntax=launch) == want
+
+
+QUALIFIERS = re.compile(r"__global__|__device__|__host__|__shared__|__constant__")
+
+
+def test_every_rule_example_is_idempotent_through_the_whole_engine():
+    """Each C++ rule's examples, and each with its CUDA qualifiers taken out (host code that a fix may give device
+    code: CPP018's helper, a fuzz find), through every rule twice: the second run changes nothing."""
+    changed = []
+    for rule in default_registry().cpp():
+        for example in rule.examples:
+            options = Options(**dict(example.options))
+            for source in {example.code, QUALIFIERS.sub("", example.code)}:
+                once = translate("t.cu", source.encode(), options, default_packs(), "7.2", RULES).data
+                twice = translate("t.cu", once, options, default_packs(), "7.2", RULES)
+                if twice.data != once:
+                    changed.append((rule.code, sorted({f.code for f in twice.findings if f.fix}), source[:60]))
+    assert changed == []

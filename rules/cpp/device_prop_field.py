@@ -54,6 +54,7 @@ class DevicePropField(CppRule):
         Valid("int overlap(hipDeviceProp_t p) { return p.deviceOverlap; }", options=NEW),
         Valid("int sm(hipDeviceProp_t p) { return p.multiProcessorCount + p.warpSize; }", options=OLD),
         Valid("struct Mine { int deviceOverlap; };\nint f(Mine m) { return m.deviceOverlap; }", options=OLD),
+        Valid("int f(hipDeviceProp_t p) { return p.deviceOverlap$x; }", options=OLD),  # a longer name (a fuzz find)
     ]
 
     def check(self, ctx):
@@ -71,8 +72,8 @@ class DevicePropField(CppRule):
                 continue
             obj = parse.element_base(parent.child_by_field_name("argument"))  # p, props[i], *pp
             name = decoded(field.text)
-            if obj is None or obj.type != "identifier" or obj.text not in props:
-                continue
+            if obj is None or obj.type != "identifier" or obj.text not in props or name not in fields:
+                continue  # (a longer name the pattern matched the start of: `deviceOverlap$`, a fuzz find)
             since = fields[name]
             if since and version_tuple(since) <= ctx.target_tuple:
                 continue

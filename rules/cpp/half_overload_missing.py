@@ -42,6 +42,7 @@ NEW = (("hip_version", "5.7"),)
 class HalfOverloadMissing(CppRule):
     code = "CPP018"
     severity = Severity.ERROR
+    feeds_other_rules = True  # its helper is device code, which CPP002 gives the runtime include
     examples = [
         Invalid("__global__ void k(__half* out, __half v) { atomicAdd(&out[threadIdx.x % 4], v); }", line=1,
                 message=ATOMIC_MESSAGE.format(type="__half"), options=NEW,

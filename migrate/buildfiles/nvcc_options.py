@@ -240,7 +240,7 @@ def translate_option(words: Sequence[str], i: int) -> Translation:
 def _holds_nvcc_options(options: list[str]) -> bool:
     """Whether the words of `options` hold an option that this module rewrites: written out as they are, a
     second migration would change them again (the fix would not be idempotent)."""
-    words = [w for option in options for w in option.replace('"', " ").replace("'", " ").split()]
+    words = [w for option in options for w in option.replace('"', "").replace("'", "").split()]  # as a shell would
     words.append("-O2")  # what may follow them on the line: an option that takes a value takes it
     return translate_options(words) != (words, [])
 

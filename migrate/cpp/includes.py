@@ -6,6 +6,21 @@ import re
 INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\r\n]+)[>"][^\r\n]*(\r?\n)?', re.M)
 
 
+SPLICE_ONLY = re.compile(rb"[ \t]*\\\r?\n$")  # a line that is only a backslash: it continues into the next
+
+
+def whole_line(data: bytes, m) -> tuple[int, int]:
+    """What removing the include `m` removes: its line, and the lines before it that hold only a backslash
+    (they continue into it, and with it gone would continue into whatever follows)."""
+    start = m.start()
+    while start > 0:
+        before = data.rfind(b"\n", 0, start - 1) + 1
+        if not SPLICE_ONLY.match(data, before, start):
+            break
+        start = before
+    return start, m.end()
+
+
 def includes(ctx):
     """(match, header) of every real #include line of the file (not in a comment); found once per file,
     though several rules ask."""

@@ -97,11 +97,15 @@ def _removal(ctx, node: cst.List, items: list[Item], a: int, b: int) -> list[tup
     gap = data[last.end:stop]
     newline = gap.find(b"\n")
     if after:
+        # from its comma on, which may stand on a later line than the element (`"-O3"  # x` then `,`: a fuzz find)
+        base = ctx.byte_span(last.element.comma)[1] if isinstance(last.element.comma, cst.Comma) else last.end
+        gap = data[base:stop]
+        newline = gap.find(b"\n")
         if newline < 0:
             return [(first.start, stop)]
         if line is not None:
-            return [(line, last.end + newline + 1)]
-        end = last.end + newline - (1 if gap[:newline].endswith(b"\r") else 0)
+            return [(line, base + newline + 1)]
+        end = base + newline - (1 if gap[:newline].endswith(b"\r") else 0)
         return [(_blanks_before(data, first.start), end)]
     comma = last.element.comma
     trailing = isinstance(comma, cst.Comma)

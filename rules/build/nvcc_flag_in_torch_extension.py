@@ -98,6 +98,11 @@ class NvccFlagInTorchExtension(PythonRule):
                 message="-gencode arch=compute_80,code=sm_80 names NVIDIA architectures: removed; PyTorch's ROCm build "
                         "adds the AMD targets of PYTORCH_ROCM_ARCH (else of the GPUs it sees: set it where the build "
                         "has none), which a target written here would override"),
+        # an element whose comma stands on the next line (a fuzz find): the comma goes with it
+        Invalid("ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': [\n"
+                "    '-O3',\n    '-gencode=arch=compute_90,code=sm_90'  # H100\n    , '-std=c++17']})\n",
+                fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': [\n"
+                      "    '-O3',\n    '-std=c++17']})\n"),
         Invalid('import torch.utils.cpp_extension as cpp_extension\n'
                 '\n'
                 'common = ["-O3", "--use_fast_math"]\n'

@@ -63,6 +63,8 @@ class NvccOnlyOption(MakeRule):
         # value is left as it is rather than written out for a second run to rewrite again
         Invalid("NVCC_FLAGS += --compiler-options \"-fopenmp -O2 --compiler-options \" -G\n",
                 fixed="NVCC_FLAGS += --compiler-options \"-fopenmp -O2 --compiler-options \" -g\n"),
+        Invalid("NVCC_FLAGS += --compiler-options \"-fopenmp --expt-extended-l\"ambda -G\n",
+                fixed="NVCC_FLAGS += --compiler-options \"-fopenmp --expt-extended-l\"ambda -g\n"),
         Invalid("NVCCFLAGS = -O2 \\\n\t-Xptxas -v \\\n\t-maxrregcount=64\n", fixed="NVCCFLAGS = -O2\n",
                 message="-Xptxas -v is an nvcc option with no AMD counterpart: ptxas is NVIDIA's assembler: AMD's "
                         "code generator has no such options; removed"),

@@ -14,7 +14,7 @@ and the like: removed). An include that becomes a header the file already includ
 import re
 
 from migrate.cpp.conditionals import branches
-from migrate.cpp.includes import includes
+from migrate.cpp.includes import includes, whole_line
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -44,6 +44,9 @@ class CudaHeaderInclude(CppRule):
         # nvcc's built-in variables: hipcc declares them itself
         Invalid('#include <cuda_runtime.h>\n#include "device_launch_parameters.h"\n',
                 fixed="#include <hip/hip_runtime.h>\n", message="<device_launch_parameters.h> is not needed with HIP"),
+        # a removed include that a line of only a backslash continues into (a fuzz find): that line goes too
+        Invalid('#include <cuda_runtime.h>\n\\\n#include "device_launch_parameters.h"\nint x;\n',
+                fixed="#include <hip/hip_runtime.h>\nint x;\n"),
         # a header of constants the file does not use, for a HIP that lacks it
         Invalid("#include <math_constants.h>\n#include <cuda_runtime.h>\nfloat half(float x) { return x / 2; }\n",
                 fixed="#include <hip/hip_runtime.h>\nfloat half(float x) { return x / 2; }\n", options=OLD),
@@ -68,14 +71,14 @@ class CudaHeaderInclude(CppRule):
                 continue
             if not header.hip:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is not needed with HIP",
-                                   edits=[Edit(m.start(), m.end(), "")], title="Remove the include",
+                                   edits=[Edit(*whole_line(ctx.data, m), "")], title="Remove the include",
                                    family=header.family)
                 continue
             new = header.hip_for(ctx.target_tuple)
             earlier, here = written.setdefault(new, set()), at(m.start())
             if here in earlier:
                 yield self.finding(ctx, m.start(), m.end(), f"<{name}> is <{new}> in HIP, which the file already "
-                                   "includes: removed", edits=[Edit(m.start(), m.end(), "")],
+                                   "includes: removed", edits=[Edit(*whole_line(ctx.data, m), "")],
                                    title="Remove the include", family=header.family)
                 continue
             earlier.add(here)
@@ -87,7 +90,7 @@ class CudaHeaderInclude(CppRule):
                 if name in CONSTANTS and not CONSTANTS[name].search(ctx.data):
                     yield self.finding(ctx, m.start(), m.end(), f"<{name}> is <{new}> from HIP {header.since} (target "
                                        f"{ctx.target}), and the file uses none of its constants: removed",
-                                       edits=[Edit(m.start(), m.end(), "")], title="Remove the include",
+                                       edits=[Edit(*whole_line(ctx.data, m), "")], title="Remove the include",
                                        family=header.family)
                     continue
                 message = (f"<{name}> is <{new}> in HIP, which needs HIP {header.since} (target {ctx.target}): "

@@ -23,6 +23,7 @@ class GridConstantQualifier(CppRule):
                 line=2, message="__grid_constant__ is not defined by HIP; AMD kernels read their arguments from a "
                                 "read-only buffer already: removed"),
         Invalid("#define PARAM const __grid_constant__ Params\n", fixed="#define PARAM const Params\n"),
+        Invalid("#define QUALIFIED const __grid_constant__\n", fixed="#define QUALIFIED const\n"),  # no blank left
         Valid("#ifndef __grid_constant__\n#define __grid_constant__\n#endif\n"),
         Valid('// __grid_constant__ params\nconst char* s = "__grid_constant__";\n'),
         Valid("#defin __grid_constant__\n"),  # a mistyped directive's text is not code
@@ -34,7 +35,11 @@ class GridConstantQualifier(CppRule):
         for m, token in ctx.code_matches(QUALIFIER):
             if parse.defined_or_tested(token.node):
                 continue
+            start = m.start()
+            if ctx.data[m.end():m.end() + 1] in (b"\n", b"\r", b""):  # it ends the line: no blank is left there
+                while start > 0 and ctx.data[start - 1] in b" \t":
+                    start -= 1
             yield self.finding(ctx, token.start, token.end,
                                "__grid_constant__ is not defined by HIP; AMD kernels read their arguments from a "
-                               "read-only buffer already: removed", edits=[Edit(m.start(), m.end(), "")],
+                               "read-only buffer already: removed", edits=[Edit(start, m.end(), "")],
                                title="Remove __grid_constant__")

@@ -137,3 +137,13 @@ def test_every_rule_example_is_idempotent_through_the_whole_engine():
                 if twice.data != once:
                     changed.append((rule.code, sorted({f.code for f in twice.findings if f.fix}), source[:60]))
     assert changed == []
+
+
+def test_a_warp_size_written_where_a_constant_is_needed_is_the_constant():
+    """HAZ001 writes warpSize for a literal 32 (an unsafe fix), and in a template argument HIP 7's warpSize is no
+    constant: HAZ027 rewrites it in the same run (a fuzz find: the second run did), and a second run changes nothing."""
+    source = ("template <int W> __device__ int lane_of(int t) { return t % W; }\n"
+              "__global__ void k(int* o) { o[0] = lane_of<threadIdx.x % 32>(1); }\n")
+    once = migrate(source, unsafe_fixes=True, hip_version="7.0")
+    assert once.endswith("__global__ void k(int* o) { o[0] = lane_of<threadIdx.x % HIPMIGRATE_WAVE_SIZE>(1); }\n")
+    assert migrate(once, unsafe_fixes=True, hip_version="7.0") == once

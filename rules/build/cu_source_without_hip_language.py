@@ -14,6 +14,8 @@ A file with a `project()` that enables neither CUDA nor HIP (FindCUDA projects b
 the CUDA language) also gets `enable_language(HIP)` after its `project()`: a source cannot be HIP unless
 the language is enabled. A glob that mixes `.cu` with other patterns is reported for a hand edit.
 """
+import re
+
 from migrate.buildfiles.cmake_edits import insert_after
 from migrate.buildfiles.cmake_libraries import VARIABLE_REF
 from migrate.buildfiles.cmake_sources import (SOURCE_COMMANDS, enabled_languages, hip_language_sources, is_cu_source,
@@ -21,6 +23,7 @@ from migrate.buildfiles.cmake_sources import (SOURCE_COMMANDS, enabled_languages
 from migrate.model import Severity
 from migrate.rule import CMakeRule, Invalid, Valid
 
+VARIABLE = re.compile(r"[A-Za-z0-9_./+-]+")  # the characters of a CMake variable's name
 GLOB_OPTIONS = {"LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS"}
 
 
@@ -52,6 +55,7 @@ class CuSourceWithoutHipLanguage(CMakeRule):
                       "list(APPEND GPU_SRCS b.cu)\nset_source_files_properties(b.cu PROPERTIES LANGUAGE HIP)\n"
                       "add_library(gpu ${GPU_SRCS})\n"),
         Invalid("file(GLOB SRCS *.cpp *.cu)\n"),
+        Valid("file(GLOB SRC*.cpp *.cu)\n"),
         Valid("add_executable(app main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n"),
         Valid("add_executable(app main.cu)\nset_property(SOURCE main.cu PROPERTY LANGUAGE HIP)\n"),
         Valid("add_executable(app main.cpp kernel.hip)\nset(NOTE \"kernel.cu\")\n"),
@@ -103,6 +107,8 @@ class CuSourceWithoutHipLanguage(CMakeRule):
         cu = [a for a in patterns if a.value.endswith(".cu")]
         if not cu:
             return
+        if not VARIABLE.fullmatch(args[1].value):
+            return  # no variable named (`file(GLOB SRC*.cpp *.cu)`, a fuzz find): nothing to mark
         variable = "${" + args[1].value + "}"
         if variable in covered:
             return

@@ -61,6 +61,7 @@ class WarpSizeLiteral(HazardRule):
     code = "HAZ001"
     severity = Severity.WARNING
     applicability = Applicability.UNSAFE
+    feeds_other_rules = True  # a warpSize it writes where a constant is needed is HAZ027's to rewrite
 
     examples = [
         Invalid("__global__ void k(int* o) { int lane = threadIdx.x % 32; o[0] = lane; }",

@@ -38,7 +38,7 @@ MIOPEN_52 = "miopen/miopen.h: Debian 12 packages no MIOpen for its HIP 5.2 (this
 # example id -> {release: why its migration does not build there}
 UNBUILT = {
     "CPP001-invalid-5": {"5.2": "roctx.h: Debian 12 packages no roctracer for its HIP 5.2 (this machine's limit)"},
-    "CPP001-invalid-9": {"5.2": "the file uses CUDART_ constants, and hip/hip_math_constants.h came with HIP 5.7"},
+    "CPP001-invalid-10": {"5.2": "the file uses CUDART_ constants, and hip/hip_math_constants.h came with HIP 5.7"},
     "CPP006-invalid-0": {"5.2": "cudaCtxResetPersistingL2Cache has no HIP counterpart",
                          "6.4": "cudaCtxResetPersistingL2Cache has no HIP counterpart"},
     "CPP049-valid-4": {"5.2": "cudaCtxResetPersistingL2Cache has no HIP counterpart",

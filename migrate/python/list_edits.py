@@ -94,8 +94,6 @@ def _removal(ctx, node: cst.List, items: list[Item], a: int, b: int) -> list[tup
     line = _line_start(data, first.start)
     after = b + 1 < len(items)
     stop = items[b + 1].start if after else ctx.byte_span(node.rbracket)[1] - 1  # its span has the blanks before ]
-    gap = data[last.end:stop]
-    newline = gap.find(b"\n")
     if after:
         # from its comma on, which may stand on a later line than the element (`"-O3"  # x` then `,`: a fuzz find)
         base = ctx.byte_span(last.element.comma)[1] if isinstance(last.element.comma, cst.Comma) else last.end
@@ -107,6 +105,7 @@ def _removal(ctx, node: cst.List, items: list[Item], a: int, b: int) -> list[tup
             return [(line, base + newline + 1)]
         end = base + newline - (1 if gap[:newline].endswith(b"\r") else 0)
         return [(_blanks_before(data, first.start), end)]
+    newline = data[last.end:stop].find(b"\n")
     comma = last.element.comma
     trailing = isinstance(comma, cst.Comma)
     if a == 0:

@@ -34,13 +34,14 @@ def not_migrated(f: SourceFile, in_place: bool = False, ported: Ported | None = 
             return FileResult(f.rel, FileStatus.SKIPPED, (vanished(f.rel, "vanished", "left out of the output"),))
         if not os.path.exists(f.path):  # follows the link: False for a loop or a missing target
             kept = "left as it is" if in_place else "copied as a link"
-            finding = input_finding(f.rel, "INP006", f"symbolic link to {quoted(target)} that does not resolve (a loop or a "
-                                    f"missing file): {kept}, not migrated; fix or remove the link")
+            finding = input_finding(f.rel, "INP006", f"symbolic link to {quoted(target)} that does not resolve (a "
+                                    f"loop or a missing file): {kept}, not migrated; fix or remove the link")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
         aim, outside = copied_link(f.path.parents[f.rel.count("/")], f.rel)
         if outside:
             copy = "" if in_place else f", and the copy links to {shown(aim)}"
-            finding = input_finding(f.rel, "INP009", f"symbolic link to {quoted(target)}, outside the source tree: what it "
-                                    f"points to is not migrated{copy}; copy the file into the tree to migrate it")
+            finding = input_finding(f.rel, "INP009", f"symbolic link to {quoted(target)}, outside the source tree: "
+                                    f"what it points to is not migrated{copy}; copy the file into the tree to migrate "
+                                    "it")
             return FileResult(f.rel, FileStatus.SKIPPED, (finding,))
     return FileResult(f.rel, FileStatus.COPIED)

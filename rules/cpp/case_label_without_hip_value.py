@@ -62,6 +62,8 @@ class CaseLabelWithoutHipValue(CppRule):
         # a case another label names (a fuzz find): only the case label goes, the statements are that label's
         Invalid(HEAD + "  done: case CUFFT_NVJITLINK_FAILURE: return \"jit\";\n" + TAIL,
                 fixed=hip(HEAD + "  done: return \"jit\";\n" + TAIL)),
+        # ... and one with no statements at the end of the block keeps its label on an empty statement
+        Invalid(HEAD + "  done: case CUFFT_NVJITLINK_FAILURE:\n" + TAIL, fixed=hip(HEAD + "  done: ;\n" + TAIL)),
         Valid(HEAD + "    case CUFFT_NOT_SUPPORTED:\n      return \"not supported\";\n" + TAIL),
         # the project's own values, and names that only look like CUDA
         Valid("enum E { cudaMine };\nint f(E e) { switch (e) { case cudaMine: return 1; } return 0; }\n"),
@@ -83,7 +85,8 @@ class CaseLabelWithoutHipValue(CppRule):
                 done.add(case.id)
                 colon = next(c for c in case.children if c.type == ":")
                 start, end = _lines(ctx.data, case.start_byte, colon.end_byte, drop_blank=False)
-                yield self.finding(ctx, token.start, token.end, message(token.name), edits=[Edit(start, end, "")],
+                empty = ";" if _ends_block(case) else ""  # a label needs a statement after it
+                yield self.finding(ctx, token.start, token.end, message(token.name), edits=[Edit(start, end, empty)],
                                    title="Remove the case")
                 continue
             group = [case]  # the run of removed cases that follow one another
@@ -111,6 +114,17 @@ class CaseLabelWithoutHipValue(CppRule):
             colon = next(c for c in case.children if c.type == ":")
             out.append(_lines(data, case.start_byte, colon.end_byte, drop_blank=False))
         return out
+
+
+def _ends_block(case) -> bool:
+    """Whether a case inside a labeled statement has no statements and nothing but comments and directives follow
+    it in its block, so that its label would end the block once the case goes."""
+    if len(case.named_children) > 1:
+        return False
+    after = case.parent.next_named_sibling
+    while after is not None and (after.type == "comment" or after.type.startswith("preproc")):
+        after = after.next_named_sibling
+    return after is None
 
 
 def _lines(data: bytes, start: int, end: int, drop_blank: bool) -> tuple[int, int]:

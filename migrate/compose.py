@@ -44,8 +44,12 @@ class Composition:
         return any(r.orig_start <= orig < r.orig_end or orig == r.orig_start == r.orig_end for r in self.regions)
 
     def add(self, edits: list[tuple[Edit, int]]) -> None:
-        """Apply one pass's edits (in the current text's coordinates, disjoint, each with its owner)."""
-        items = sorted(edits, key=lambda item: (item[0].start, item[0].end))
+        """Apply one pass's edits (in the current text's coordinates, disjoint, each with its owner); an edit that
+        several findings make alike (one helper inserted for each call) is applied once, as apply_fixes does."""
+        alike: dict[tuple[int, int, str], tuple[Edit, set[int]]] = {}
+        for e, o in edits:
+            alike.setdefault((e.start, e.end, e.text), (e, set()))[1].add(o)
+        items = sorted(alike.values(), key=lambda item: (item[0].start, item[0].end))
         clusters: list[tuple[int, int, list[Region], list[tuple[Edit, int]]]] = []
         pending = sorted([(r.start, r.end, r, None) for r in self.regions] +
                          [(e.start, e.end, None, (e, o)) for e, o in items], key=lambda t: (t[0], t[1]))
@@ -65,7 +69,7 @@ class Composition:
                 continue
             orig_start = min([r.orig_start for r in regions if r.start == start] or [self.original(start)])
             orig_end = max([r.orig_end for r in regions if r.end == end] or [self.original(end)])
-            owners = {o for r in regions for o in r.owners} | {o for _, o in cluster_edits}
+            owners = {o for r in regions for o in r.owners}.union(*(o for _, o in cluster_edits))
             merged.append(Region(orig_start, orig_end, start + shift, end + shift + growth, owners))
             shift += growth
         self.regions = merged

@@ -147,3 +147,22 @@ def test_a_warp_size_written_where_a_constant_is_needed_is_the_constant():
     once = migrate(source, unsafe_fixes=True, hip_version="7.0")
     assert once.endswith("__global__ void k(int* o) { o[0] = lane_of<threadIdx.x % HIPMIGRATE_WAVE_SIZE>(1); }\n")
     assert migrate(once, unsafe_fixes=True, hip_version="7.0") == once
+
+
+@pytest.mark.parametrize("break_", ["\r", "\\\n"])
+def test_one_helper_for_two_calls_keeps_the_edits_after_it_in_place(break_):
+    """CPP018 inserts one helper for both bf16x2 atomicAdds and feeds the rules a second pass; its insertion came
+    twice in the composed edits, so everything after it moved by the helper's length where the edits are applied
+    again to the file's own bytes: lone-CR files, and files whose macro continuations are realigned (a fuzz find:
+    `void add(* a,  v)`). Both give what the same file with plain line breaks gives."""
+    body = ("#include <cuda_bf16.h>\n__device__ void add(__nv_bfloat16* a, __nv_bfloat16 v) {\n"
+            "  __nv_bfloat162* p = reinterpret_cast<__nv_bfloat162*>(a);\n"
+            "  atomicAdd(p, __halves2bfloat162(v, v));\n  atomicAdd(p + 1, __halves2bfloat162(v, v));\n}\n")
+    plain = migrate(body)
+    if break_ == "\r":
+        assert migrate(body.replace("\n", "\r")) == plain.replace("\n", "\r")
+    else:
+        macro = "#define SYNC()                \\\n  cudaDeviceSynchronize();    \\\n  (void)0\n"
+        realigned = macro.replace("cudaDeviceSynchronize();    ", "hipDeviceSynchronize();     ")
+        assert migrate(body + macro) == plain + realigned
+    assert plain.count("hipmigrate_atomic_add(p") == 2 and plain.count("template <typename T>") == 1

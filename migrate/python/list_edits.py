@@ -105,22 +105,23 @@ def _removal(ctx, node: cst.List, items: list[Item], a: int, b: int) -> list[tup
             return [(line, base + newline + 1)]
         end = base + newline - (1 if gap[:newline].endswith(b"\r") else 0)
         return [(_blanks_before(data, first.start), end)]
-    newline = data[last.end:stop].find(b"\n")
     comma = last.element.comma
     trailing = isinstance(comma, cst.Comma)
+    base = ctx.byte_span(comma)[1] if trailing else last.end  # a trailing comma may stand on a later line too
+    newline = data[base:stop].find(b"\n")
     if a == 0:
         if line is not None and newline >= 0:
-            return [(line, last.end + newline + 1)]
-        return [(first.start, ctx.byte_span(comma)[1] if trailing else last.end)]
+            return [(line, base + newline + 1)]
+        return [(first.start, base)]
     previous = items[a - 1]
     previous_comma = [ctx.byte_span(previous.element.comma)] if not trailing else []
     if line is not None and newline >= 0:
-        return previous_comma + [(line, last.end + newline + 1)]
+        return previous_comma + [(line, base + newline + 1)]
     if b"#" not in data[previous.end:first.start]:
         return [(previous.end, last.end)]
     # a comment after the element before: keep it and its line break
     start = line if line is not None else _blanks_before(data, first.start)
-    return previous_comma + [(start, ctx.byte_span(comma)[1] if trailing else last.end)]
+    return previous_comma + [(start, base)]
 
 
 def _blanks_before(data: bytes, pos: int) -> int:

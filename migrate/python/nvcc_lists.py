@@ -203,8 +203,8 @@ def check_appended(ctx, calls: list[cst.Call]):
         if is_architecture_option(option):
             message = f"{shown} {ARCHITECTURES}"
             removed.append((call, shown, message))
-            if "=" not in words[0] and len(words) == 1:
-                pending = (call, owner, message)
+            if "=" not in words[0] and len(words) == 1 and isinstance(idx.parent(call), cst.Expr):
+                pending = (call, owner, message)  # a statement of its own: its value is the next one
             continue
         if value is None:
             new, _, reason = translate([option + "=x"] if "=" in words[0] else [option, "x"], 0)

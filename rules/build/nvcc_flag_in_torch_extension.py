@@ -230,6 +230,22 @@ class NvccFlagInTorchExtension(PythonRule):
                       '\n'
                       'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": append_nvcc_threads(["-O3"])})\n',
                 line=5),
+        # an append inside another expression is left for a hand edit, and the next append is not its value (a fuzz
+        # find: the "-gencode" after it was taken as that value and its own value left for a second run)
+        Invalid('from torch.utils.cpp_extension import CUDAExtension\n'
+                'cc_flag = []\n'
+                'print(cc_flag.append("-gencode"))\n'
+                'cc_flag.append("-gencode")\n'
+                'cc_flag.append("arch=compute_90,code=sm_90")\n'
+                'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": ["-O3"] + cc_flag})\n',
+                fixed='from torch.utils.cpp_extension import CUDAExtension\n'
+                      'cc_flag = []\n'
+                      'print(cc_flag.append("-gencode"))\n'
+                      'ext = CUDAExtension("k", ["k.cu"], extra_compile_args={"nvcc": ["-O3"] + cc_flag})\n', line=3),
+        # ... and the last element with its trailing comma on the next line, after a comment (a fuzz find)
+        Invalid("ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': [\n"
+                "    '-O3',\n    '--expt-relaxed-constexpr'  # for Eigen\n    ,\n]})\n",
+                fixed="ext = CUDAExtension('k', ['k.cu'], extra_compile_args={'nvcc': [\n    '-O3',\n]})\n"),
         # the NVIDIA side of a ROCm test never runs on ROCm: left as it is
         Valid('from torch.utils.cpp_extension import IS_HIP_EXTENSION, CUDAExtension\n'
               '\n'

@@ -30,6 +30,9 @@ class RegisterStorageClass(CppRule):
         # every `register` of a macro body in one pass, however the body parses (a fuzz find: one in two a run)
         Invalid("#define ACC register ne ACC register ne ACC register [float acc\n",
                 fixed="#define ACC ne ACC ne ACC [float acc\n"),
+        # a macro body that is only the keyword: the blanks before it go too, leaving an empty body (a fuzz find)
+        Invalid("#ifndef STORAGE\n#define STORAGE register\n#endif\n",
+                fixed="#ifndef STORAGE\n#define STORAGE\n#endif\n"),
     ]
 
     def check(self, ctx):
@@ -40,6 +43,10 @@ class RegisterStorageClass(CppRule):
             # recovery made of the line: only a macro of that name (`#define register`, to silence it) stays
             if parse.defined_or_tested(token.node):
                 continue
+            start = m.start()
+            if ctx.data[m.end():m.end() + 1] in (b"\n", b"\r", b""):  # it ends the line: so do the blanks before it
+                while start > 0 and ctx.data[start - 1] in b" \t":
+                    start -= 1
             yield self.finding(ctx, token.start, token.end,
                                "'register' is not C++17 (clang rejects it; it has long been only a hint): removed",
-                               edits=[Edit(m.start(), m.end(), "")], title="Remove register")
+                               edits=[Edit(start, m.end(), "")], title="Remove register")

@@ -14,9 +14,12 @@ flags built from other variables) are reported with the translation for a hand e
 import re
 
 from migrate.buildfiles.cmake_edits import delete_command
+from migrate.buildfiles.cmake_libraries import MIOPEN
 from migrate.buildfiles.nvcc_options import translate_options
 from migrate.model import Edit, Severity
 from migrate.rule import CMakeRule, Invalid, Valid
+
+TARGET_WORD = re.compile(rf"(?<![\w-]){MIOPEN.target}\b")
 
 NAME = re.compile(r"CUDA_NVCC_FLAGS(_[A-Za-z0-9]+)?")
 
@@ -36,6 +39,8 @@ class CudaNvccFlagsVariable(CMakeRule):
         Invalid('set(CUDA_NVCC_FLAGS "${NVCC_ARCH_FLAGS}" CACHE STRING "nvcc flags")\n'),
         # a target among the words (a link list pasted in; BLD004 turns ${CUDA_LIBRARIES} into one): reported only
         Invalid("list(APPEND CUDA_NVCC_FLAGS -O3 hip::host)\n"),
+        # MIOpen, BLD003's name for CUDNN::cudnn, is a target too: a second run keeps the first's verdict (a fuzz find)
+        Invalid("list(APPEND CUDA_NVCC_FLAGS -O3 MIOpen)\n"),
         Valid('set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} -O3")\nmessage("${CUDA_NVCC_FLAGS}")\n'),
     ]
 
@@ -57,8 +62,8 @@ class CudaNvccFlagsVariable(CMakeRule):
                 for w in re.split(r"[;\s]+", arg.value):
                     if w == "${" + name + "}":
                         continue
-                    if "${" in w or "$<" in w or "::" in w:  # a variable, a genex, a target (hip::host): no flag
-                        fixable = False
+                    if "${" in w or "$<" in w or "::" in w or TARGET_WORD.search(w):
+                        fixable = False  # a variable, a genex, a target (hip::host, or MIOpen as BLD003 writes it)
                     if w:
                         words.append(w)
             new, lost = translate_options(words)

@@ -49,8 +49,9 @@ def bash_sites(root: tree_sitter.Node, data: bytes, base: int):
             if name is None or name.type != "variable_name":
                 continue
             value = node.child_by_field_name("value")
-            if value is None:  # X= : the empty string
-                literal = ("", base + node.end_byte, base + node.end_byte, "")
+            if value is None:  # X= : the empty string, unless the grammar failed on what follows (X=${{ m.sm }})
+                failed = any(c.type == "ERROR" for c in node.children)
+                literal = None if failed else ("", base + node.end_byte, base + node.end_byte, "")
             else:
                 literal = _shell_value(data, value, base)
             site = _shell_site(name, Access.SET, data, base, literal)

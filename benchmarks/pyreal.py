@@ -8,7 +8,8 @@ mirrors (MIRRORS/owner+name/repo, as the fetch tool leaves them), laid out under
 `owner+name/path`, migrated in one run, and scored:
 
 - rewrites right: the line changed and its new text holds the label's text;
-- reports found: a warning or error at the line (an applied fix with one counts);
+- reports found: a warning or error at the line (an applied fix with one counts), or a fix left for the user
+  (an unsafe one without --unsafe-fixes);
 - keeps kept: labelled keep lines unchanged; a change on any other line is a wrong port;
 - files skipped: a file copied unchanged for a parse failure (INP001) or skipped.
 
@@ -68,7 +69,8 @@ def score(entry: dict, old: bytes, result) -> Score:
     old_lines = old.decode("utf-8", "replace").splitlines()
     new = result.new if result is not None and result.new is not None else old
     changes = changed_lines(old_lines, new.decode("utf-8", "replace").splitlines())
-    warned = {f.span.line for f in (result.findings if result is not None else ()) if f.severity >= Severity.WARNING}
+    warned = {f.span.line for f in (result.findings if result is not None else ())
+              if f.severity >= Severity.WARNING or (f.fix is not None and not f.fix.applied)}
     rewrite = {int(k): v for k, v in entry.get("rewrite", {}).items()}
     report = set(entry.get("report", []))
     keep = set(entry.get("keep", []))

@@ -44,7 +44,7 @@ TABLE = (
     Kind("requirements", ("*requirements*.txt", "*requirements*.in", "constraints*.txt", "constraints*.in",
                           "requirements/*.txt", "requirements/*.in")),
     Kind("docker", ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile",
-                    "*.containerfile")),
+                    "*.containerfile", "dockerfile-*", "dockerfile_*", "containerfile-*", "containerfile_*")),
     Kind("yaml", ("*.yml", "*.yaml")),
     Kind("shell", ("*.sh", "*.bash", ".envrc")),
     Kind("dotenv", (".env", ".env.*", "*.env")),

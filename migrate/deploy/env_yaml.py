@@ -34,11 +34,14 @@ def _unwrap(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
 
 
 def _scalar(ctx, node: tree_sitter.Node | None):
-    """(text, start, end, quote) of a plain or quoted scalar, or None."""
+    """(text, start, end, quote) of a plain or quoted scalar, or None (also for one that a CI system fills in when
+    the job runs: `${{ matrix.sm }}` in GitHub Actions, `$[[ inputs.arch ]]` in GitLab)."""
     node = _unwrap(node)
     if node is None:
         return None
     text = ctx.node_text(node)
+    if "${{" in text or "$[[" in text:
+        return None
     if node.type == "plain_scalar":
         return text, node.start_byte, node.end_byte, ""
     if node.type == "double_quote_scalar" and "\\" not in text:

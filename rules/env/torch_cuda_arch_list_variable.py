@@ -90,6 +90,9 @@ class TorchCudaArchListVariable(EnvRule):
         # xformers' workflows: only renamed, it handed PYTORCH_ROCM_ARCH a compute capability)
         Invalid("jobs:\n  build:\n    steps:\n      - run: TORCH_CUDA_ARCH_LIST=${{ matrix.sm }} pip install -e .\n",
                 path=".github/workflows/build.yml", line=4),
+        # ... and so is a YAML value the CI system fills in (xformers' wheels workflow: it was taken for a literal)
+        Invalid("env:\n  TORCH_CUDA_ARCH_LIST: ${{ inputs.cuda && '8.0 9.0' || '' }}\njobs:\n  b:\n    steps:\n"
+                "      - run: echo \"$TORCH_CUDA_ARCH_LIST\"\n", path=".github/workflows/wheels.yml", line=2),
     ]
 
     def check(self, ctx):

@@ -34,3 +34,11 @@ def classify(name: str) -> tuple[str, str] | None:
 def spec_name(spec: str) -> str:
     """The package a conda spec names: `cudnn` of `nvidia::cudnn>=8`, `pytorch` of `pytorch=2.1.0=py3.10_cuda*`."""
     return re.split(r"[\s=<>!~\[]", spec.split("::", 1)[-1], maxsplit=1)[0]
+
+
+def channel_name(text: str) -> str:
+    """`nvidia` for `nvidia`, `nvidia/label/cuda-12.1.0` and a channel URL ending in `/nvidia`."""
+    text = text.strip().rstrip("/")
+    if "://" in text:
+        return text.rsplit("/", 1)[-1]
+    return text.split("/", 1)[0]

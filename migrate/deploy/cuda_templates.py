@@ -1,6 +1,7 @@
 """CUDA versions written as a template rather than a number, wherever text names a CUDA wheel: a wheel index whose
 last segment is `cu` and a placeholder (`.../whl/cu${CUDA_VERSION}`, `.../whl/cu$CU`, `.../whl/cu${{ matrix.cuda }}`,
-`.../whl/cu{ver}` in a Python f-string or a `.format` template, `.../whl/cu%s`), and a CUDA local version built the
+`.../whl/cu{ver}` in a Python f-string or a `.format` template, `.../whl/cu%s`) or a shell variable named for CUDA
+that holds the whole tag (`.../whl/"$CU_VERSION"/torch_stable.html`), and a CUDA local version built the
 same way (`torch==2.1.0+cu${CUDA}`, `+cu{cuda_tag}`); in Python strings and `.env` files also NVIDIA's CUDA image
 with a templated tag (`f"nvidia/cuda:{ver}-devel-ubuntu22.04"`, `BASE_IMAGE=nvidia/cuda:${CUDA}-runtime-ubuntu22.04`).
 
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 PLACEHOLDER = r"(?:\$\{\{[^}\n]*\}\}|\{\{[^}\n]*\}\}|\$\{[^}\n]*\}|\$[A-Za-z_]\w*|\{[^{}\n]*\}|%(?:\(\w+\))?s)"
-INDEX = re.compile(r"/(cu" + PLACEHOLDER + r")(?=/|[\s\"'`),;]|$)", re.M)
+CU_NAME = r"(?:[A-Za-z0-9]+_)*(?:[Cc][Uu]|[Cc][Uu][Dd][Aa])(?:_[A-Za-z0-9]+)*"  # CU_VERSION, CUDA_TAG, TORCH_CU
+INDEX = re.compile(r"/(cu" + PLACEHOLDER + r"|\"?\$\{?" + CU_NAME + r"\}?\"?)(?=/|[\s\"'`),;]|$)", re.M)
 LOCAL = re.compile(r"[\w.}]\+(cu" + PLACEHOLDER + r")(?![\w.])", re.M)  # `}`: f"torch=={v}+cu{c}"
 IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)?nvidia/cuda:[^\s\"'`]*?" + PLACEHOLDER + r"[^\s\"'`]*)")
 IMAGE_KINDS = ("python", "dotenv")  # the other kinds' images are PY050's (migrate/deploy/container_images.py)

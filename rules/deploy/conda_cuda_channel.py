@@ -12,7 +12,7 @@ No fix: dropping a channel changes what the other packages resolve to; drop it o
 from __future__ import annotations
 
 from migrate.deploy.conda_env import conda_env
-from migrate.deploy.conda_packages import classify
+from migrate.deploy.conda_packages import channel_name, classify
 from migrate.deploy.rocm_wheels import NEWEST_TAG
 from migrate.model import Severity
 from migrate.rule import DeployRule, Invalid, Valid
@@ -22,14 +22,6 @@ CHANNELS = {"nvidia": "NVIDIA's conda channel, which holds CUDA's toolkit and li
             "pytorch-nightly": "PyTorch's nightly conda channel, which holds its CUDA and CPU builds only"}
 ROCM = (f"AMD GPUs need PyTorch's ROCm wheels through pip (a `- pip:` entry with `--index-url "
         f".../whl/{NEWEST_TAG}`): drop this channel once its CUDA packages are gone")
-
-
-def channel_name(text: str) -> str:
-    """`nvidia` for `nvidia`, `nvidia/label/cuda-12.1.0` and a channel URL ending in `/nvidia`."""
-    text = text.strip().rstrip("/")
-    if "://" in text:
-        return text.rsplit("/", 1)[-1]
-    return text.split("/", 1)[0]
 
 
 class CondaCudaChannel(DeployRule):

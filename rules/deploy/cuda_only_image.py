@@ -14,12 +14,16 @@ What to use instead (reported, no fix: the images differ in layout, versions and
 """
 from __future__ import annotations
 
+import re
+
 from migrate.deploy.container_images import image_refs
 from migrate.deploy.rocm_images import image_name, is_cuda_image, is_cuda_pytorch_image
 from migrate.model import Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
 NGC = "nvcr.io/nvidia/"
+CUDA_TAG = re.compile(r"(?<![A-Za-z0-9])(cu\d{3}|cuda\d+(?:\.\d+)*)(?![A-Za-z0-9])")  # cu124, cuda12.4 as a tag part
+CUDA_TAG_BYTES = re.compile(rb":[\w.-]*?(cu\d{3}|cuda\d)")
 COUNTERPARTS = {
     "vllm/vllm-openai": "vLLM's ROCm image vllm/vllm-openai-rocm, or AMD's rocm/vllm, runs it on AMD GPUs",
     "tensorflow/tensorflow": "AMD's rocm/tensorflow images hold a ROCm build of TensorFlow",
@@ -40,6 +44,10 @@ def _advice(name: str, tag: str) -> str | None:
         return COUNTERPARTS[name]
     if name.startswith(NGC):
         return NO_BUILD
+    build = CUDA_TAG.search(tag)
+    if build is not None:  # a third party's image built on CUDA (hiyouga/pytorch:th2.6.0-cu124-flashattn2.7.4-devel)
+        return (f"its tag names a CUDA build ({build[1]}): use its publisher's ROCm build where there is one, or build "
+                "on rocm/pytorch")
     return None
 
 
@@ -64,11 +72,17 @@ class CudaOnlyImage(DeployRule):
                 path="serve.sh", line=3),
         Valid("#!/bin/bash\ndocker run -d vllm/vllm-openai-rocm:latest\n", path="serve.sh"),
         Valid("FROM nvidia/cuda:12.1.1-devel-ubuntu22.04\nFROM nvcr.io/nvidia/pytorch:24.01-py3\n"),  # PY050, PY051
+        # a third party's image whose tag names its CUDA build (LLaMA-Factory's base image, chosen by an ARG)
+        Invalid("ARG BASE_IMAGE=hiyouga/pytorch:th2.6.0-cu124-flashattn2.7.4-cxx11abi0-devel\nFROM ${BASE_IMAGE}\n",
+                line=1, message="hiyouga/pytorch:th2.6.0-cu124-flashattn2.7.4-cxx11abi0-devel is built for CUDA: its "
+                                "tag names a CUDA build (cu124): use its publisher's ROCm build where there is one, or "
+                                "build on rocm/pytorch"),
+        Valid("FROM ghcr.io/acme/trainer:rocm6.4-py3.11\nFROM python:3.11-slim\nFROM acme/cuckoo:v1\n"),
     ]
 
     def check(self, ctx):
         if b"nvcr.io/nvidia/" not in ctx.data and b"vllm/vllm-openai" not in ctx.data \
-                and b"tensorflow/tensorflow" not in ctx.data:
+                and b"tensorflow/tensorflow" not in ctx.data and CUDA_TAG_BYTES.search(ctx.data) is None:
             return
         for ref in image_refs(ctx):
             advice = _advice(ref.name, ref.tag)

@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 
 from migrate.deploy import yaml_shell
-from migrate.deploy.conda_packages import classify as conda_classify, spec_name
+from migrate.deploy.conda_packages import channel_name, classify as conda_classify, spec_name
 from migrate.model import Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
 TOKEN = re.compile(r"[^\s\\;&|()\"'\[\],`]+")
 CONDA = {"conda", "mamba", "micromamba"}  # their packages are also read as conda_packages classifies them (PY064)
+CHANNEL_INSTEAD = "take ROCm's libraries from the system or a rocm/* image, and PyTorch's ROCm wheels through pip"
 INSTALLERS = {"apt-get", "apt", "yum", "dnf", "microdnf", "zypper", "conda", "mamba", "micromamba", "apk"}
 PACKAGES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"(cuda-toolkit|cuda-compiler|cuda-nvcc|cuda-libraries|cuda-runtime|cuda-cudart|cuda)([-=][\w.*-]+)?"),
@@ -55,19 +56,29 @@ def _classify(word: str) -> tuple[str, str] | None:
 
 
 def install_findings(text: str):
-    """(offset, word, what, instead) for each CUDA package an install command in `text` names."""
+    """(offset, word, what, instead) for each CUDA package an install command in `text` names (conda's `create`
+    installs too), and for NVIDIA's channel given to conda (`-c nvidia`, `-c "nvidia/label/cuda-12.6"`)."""
     for segment in re.finditer(r"(?:\\\n|[^;&|\n]|&(?!&)|\|(?!\|))+", text):
         words = [(m.start() + segment.start(), m[0]) for m in TOKEN.finditer(segment[0])]
         names = [w for _, w in words]
         installer = next((i for i, w in enumerate(names) if w.rsplit("/", 1)[-1] in INSTALLERS), None)
-        if installer is None or "install" not in names[installer + 1:]:
+        if installer is None:
             continue
-        start = names.index("install", installer + 1)
         conda = names[installer].rsplit("/", 1)[-1] in CONDA
-        for offset, word in words[start + 1:]:
+        verb = next((i for i, w in enumerate(names) if i > installer and (w == "install" or conda and w == "create")),
+                    None)
+        if verb is None:
+            continue
+        for n, (offset, word) in enumerate(words[verb + 1:], verb + 1):
+            if conda and names[n - 1] in ("-c", "--channel") and channel_name(word) == "nvidia":
+                yield offset, word, "packages from NVIDIA's conda channel (CUDA's toolkit and libraries only)", \
+                    CHANNEL_INSTEAD
+                continue
             if word.startswith("-"):
                 continue
-            found = _classify(word) or (conda_classify(spec_name(word)) if conda else None)
+            # a version written with a variable (libnccl2=${NCCL_VER}) is read by the package's name
+            found = _classify(word) or _classify(word.split("=", 1)[0]) or (
+                conda_classify(spec_name(word)) if conda else None)
             if found:
                 yield offset, word, *found
 
@@ -107,11 +118,19 @@ class CudaPackageInstall(DeployRule):
                 message="nvidia-container-toolkit installs NVIDIA's container runtime, which AMD GPUs do not use: AMD "
                         "containers need only the /dev/kfd and /dev/dri devices (or AMD's container toolkit on the "
                         "host)"),
+        # a version from a variable (Megatron-LM's install_nccl.sh)
+        Invalid("#!/bin/bash\nNCCL_VER=\"2.30.7-1+cuda13.3\"\napt-get install -y --no-install-recommends \\\n"
+                "    libnccl2=${NCCL_VER} \\\n    libnccl-dev=${NCCL_VER}\n", path="install_nccl.sh", line=4,
+                message="libnccl2=${NCCL_VER} installs NCCL, which AMD GPUs do not use: install rccl (RCCL) instead"),
+        # conda's create installs too, and NVIDIA's channel is named where it is given (xformers' GPU workflow)
+        Invalid("jobs:\n  t:\n    steps:\n      - run: |\n          micromamba create -n env python=3.11 \\\n"
+                "            zlib pip cuda-toolkit \\\n            -c \"nvidia/label/cuda-12.6\" -c conda-forge -y\n",
+                path=".github/workflows/gpu.yml", line=6),
     ]
 
     def check(self, ctx):
         if ctx.kind == "yaml":
-            if b"install" not in ctx.data:
+            if b"install" not in ctx.data and b"create" not in ctx.data:
                 return
             regions = [(shell.text, shell.at) for shell in yaml_shell.shell_texts(ctx)]
         else:

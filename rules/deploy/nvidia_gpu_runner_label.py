@@ -7,7 +7,8 @@ as `nvidia-smi` keep passing there). A label is taken as NVIDIA's when one of it
 `nvidia`, `cuda`, `cuda<N>` or `cu<NNN>`, `tesla`, `rtx`, or an NVIDIA data-center GPU (`a100`, `h100`, `h200`,
 `v100`, `t4`, `l4`, `l40s`, `a10g`, ...). Plain `gpu` says nothing about the vendor and is left alone. A label
 taken from the build matrix (`runs-on: ${{ matrix.runner }}`) is read in the job's `strategy.matrix`: the values of
-that key and of its `include:` entries, each reported where it is written.
+that key and of its `include:` entries (`${{ matrix.gpu.runner }}`: the `runner` of each of `gpu`'s entries), each
+reported where it is written.
 
 No fix: which runner has an AMD GPU, and what it is labelled, depends on the project (AMD GPU runners are usually
 self-hosted, labelled with the GPU or its gfx target).
@@ -26,7 +27,7 @@ _WORD = re.compile(r"[-_.\s/]+")
 _CUDA_VERSION = re.compile(r"cuda\d+(\.\d+)*|cu\d{3}")
 AMD_LABEL = ("(label the job with your AMD runner's labels: usually self-hosted, named after its GPU or gfx target, "
              "e.g. mi300x or gfx942)")
-_MATRIX = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
+_MATRIX = re.compile(r"\$\{\{\s*matrix\.([\w-]+)(?:\.([\w-]+))?\s*\}\}")
 
 
 def names_nvidia(label: str) -> bool:
@@ -59,6 +60,10 @@ class NvidiaGpuRunnerLabel(DeployRule):
                 line=5),
         Valid("gpu-test:\n  tags: [gpu, mi300x]\n  script: [make test]\nvariables:\n  tags: nvidia\n",
               path=".gitlab-ci.yml"),
+        # a field of the matrix's mappings (xformers' GPU workflow)
+        Invalid("jobs:\n  test:\n    strategy:\n      matrix:\n        gpu:\n          - runner: \"h100-256GB\"\n"
+                "            sm: \"9.0a\"\n          - runner: \"4-core-ubuntu-gpu-t4\"\n            sm: \"7.5\"\n"
+                "    runs-on: ${{ matrix.gpu.runner }}\n", line=6),
     ]
 
     def check(self, ctx):
@@ -103,7 +108,8 @@ class NvidiaGpuRunnerLabel(DeployRule):
 
 def _matrix_values(data: bytes, job, node) -> list:
     """`node` itself, or for `${{ matrix.NAME }}` the scalars the job's strategy.matrix gives NAME (its list, and
-    the values of its include: entries, scalars or lists)."""
+    the values of its include: entries, scalars or lists); for `${{ matrix.NAME.FIELD }}`, FIELD of each mapping
+    NAME gives."""
     found = _MATRIX.fullmatch((y.scalar(data, node) or "").strip())
     if found is None:
         return [node]
@@ -119,7 +125,10 @@ def _matrix_values(data: bytes, job, node) -> list:
         if pair is None:
             continue
         value = y.value_node(pair)
-        items = [value] if y.scalar(data, value) is not None else y.items(value)
+        items = [value] if y.scalar(data, value) is not None else y.items(value) or [value]
+        if found[2]:  # matrix.gpu.runner: the runner field of each of gpu's mappings
+            fields = [y.get(data, item, found[2]) for item in items]
+            items = [y.value_node(f) for f in fields if f is not None]
         for item in items:
             values.extend([item] if y.scalar(data, item) is not None else y.items(item))
     return values

@@ -166,3 +166,11 @@ def test_one_helper_for_two_calls_keeps_the_edits_after_it_in_place(break_):
         realigned = macro.replace("cudaDeviceSynchronize();    ", "hipDeviceSynchronize();     ")
         assert migrate(body + macro) == plain + realigned
     assert plain.count("hipmigrate_atomic_add(p") == 2 and plain.count("template <typename T>") == 1
+
+
+def test_a_cast_keeps_the_bytes_of_its_argument():
+    """CPP047 writes each argument again inside its cast: a byte that is not UTF-8 there (a latin-1 file) stays that
+    byte, not U+FFFD (a fuzz find)."""
+    source = b"__device__ long long g(long long a, int b) { return llmax(a, b \xe9+ 1); }\n"
+    out = translate("t.cu", source, Options(hip_version="6.4"), default_packs(), "6.4", RULES).data
+    assert out.endswith(b"return max((long long)a, (long long)(b \xe9+ 1)); }\n")

@@ -146,5 +146,5 @@ class Types:
 
 def cast(arg: tree_sitter.Node, to: str) -> Edit:
     """The edit that casts an argument expression to `to`: `(unsigned int)n`, `(unsigned int)(n - 1)`."""
-    text = arg.text.decode("utf-8", "replace")
+    text = arg.text.decode("utf-8", "surrogateescape")
     return Edit(arg.start_byte, arg.end_byte, f"({to}){text if arg.type in UNWRAPPED else f'({text})'}")

@@ -135,7 +135,7 @@ def main(argv=None) -> int:
         print(f"{s.file[:72]:<72} {s.rewrites_right:>3}/{s.rewrites:<4} {s.reports_found:>3}/{s.reports:<4} "
               f"{s.keeps_kept:>3}/{s.keeps:<4} {len(s.wrong):>5}{'  SKIPPED' if s.skipped else ''}")
         if args.verbose:
-            for line in s.missed + [f"changed {w}" for w in s.wrong]:
+            for line in s.missed + [f"changed {w}" for w in s.wrong] + [f"warning on keep line {n}" for n in s.noise]:
                 print(f"    {line}")
     total = {k: sum(getattr(s, k) for s in scores)
              for k in ("rewrites", "rewrites_right", "reports", "reports_found", "keeps", "keeps_kept")}

@@ -42,7 +42,8 @@ class NvidiaAptRepository(DeployRule):
                         "an AMD machine does not need and a rocm/* image does not have (removing it fails there): "
                         "take ROCm's packages from AMD's repository or a rocm/* image"),
         Invalid("#!/bin/bash\ncurl -fsSLO https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64/"
-                "cuda-keyring_1.1-1_all.deb\ndpkg -i cuda-keyring_1.1-1_all.deb\n", path="install_nccl.sh", line=2),
+                "cuda-keyring_1.1-1_all.deb\ndpkg -i cuda-keyring_1.1-1_all.deb\nrm cuda-keyring_1.1-1_all.deb\n",
+                path="install_nccl.sh", line=2),
         Invalid("jobs:\n  b:\n    steps:\n      - run: sudo dpkg -i cuda-keyring_1.1-1_all.deb\n",
                 path=".github/workflows/b.yml", line=4),
         Valid("FROM rocm/dev-ubuntu-22.04:6.4.1\nRUN rm -rf /var/lib/apt/lists/*\n"
@@ -57,13 +58,14 @@ class NvidiaAptRepository(DeployRule):
         for root, shell in pieces(ctx, b""):
             for command in walk(root, "command"):
                 name = command.child_by_field_name("name")
-                if name is None or text(shell, name).rsplit("/", 1)[-1] in ("echo", "printf"):
+                program = text(shell, name).rsplit("/", 1)[-1] if name is not None else ""
+                if program in ("", "echo", "printf"):
                     continue  # a message about the repository, not a use of it
                 for word in command.children_by_field_name("argument"):
                     value = text(shell, word).strip("\"'")
                     pattern = next((p for p in WHAT if p.fullmatch(value)), None)
-                    if pattern is None:
-                        continue
+                    if pattern is None or pattern is KEYRING and program == "rm":
+                        continue  # removing the downloaded keyring package is only tidying up
                     start = shell.at(word.start_byte)
                     yield self.finding(ctx, start, shell.at(word.end_byte),
                                        f"{value} is {WHAT[pattern]}, which an AMD machine does not need and a rocm/* "

@@ -56,7 +56,8 @@ class TemplatedCudaWheelTag(DeployRule):
         Invalid("name: train\ndependencies:\n  - pip:\n      - torch==2.1.0+cu{{ cuda }}\n",
                 path="environment.yml", line=4),
         # a variable named for CUDA that holds the whole tag (detectron2's wheel build script)
-        Invalid('#!/bin/bash\npip install torch \\\n  -f https://download.pytorch.org/whl/"$CU_VERSION"/torch_stable.html\n',
+        Invalid('#!/bin/bash\npip install torch \\\n'
+                '  -f https://download.pytorch.org/whl/"$CU_VERSION"/torch_stable.html\n',
                 path="build_wheel.sh", line=3),
         Valid("#!/bin/bash\npip install torch --index-url https://download.pytorch.org/whl/$TORCH_BACKEND\n"
               "cp build/$CUSTOM/x.whl dist/\n", path="build.sh"),

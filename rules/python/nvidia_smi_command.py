@@ -20,7 +20,9 @@ What happens, by case:
 - The output is parsed (`check_output`, `getoutput`, `capture_output=True`, `stdout=PIPE` or a file, `os.popen`, a
   shell pipe or redirection in the string): WARNING, no fix: amd-smi's text has another layout; parse
   `amd-smi <command> --json` (or `--csv`) or use the `amdsmi` Python library.
-Commands built at run time (a name, an f-string) are not followed.
+A command held by a name bound once, a `shutil.which("nvidia-smi")` result or a helper of the module that returns it
+is followed (migrate/python/origins.py): the finding is at the call, with where the command came from, and has no
+fix. Commands built otherwise at run time (an f-string, a name bound several times) are not followed.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ import libcst as cst
 
 from migrate.model import Applicability, Edit, Severity
 from migrate.python.index import arguments, index, quoted, string_value
+from migrate.python.origins import resolved, resolved_string
 from migrate.smi import EXACT, counterpart as _counterpart
 from migrate.rule import PythonRule, Invalid, Valid
 
@@ -66,6 +69,17 @@ class NvidiaSmiCommand(PythonRule):
         Invalid("import subprocess\n\nsubprocess.run(['nvidia-smi', 'dmon', '-c', '1'])\n", line=3,
                 message="nvidia-smi dmon -c 1 does not exist on AMD machines: the nearest amd-smi command is "
                         "amd-smi monitor (its options differ): rewrite this by hand"),
+        # followed to where the command comes from: a name, shutil.which's result, a helper of the module
+        Invalid("import subprocess\n\nQUERY = ['nvidia-smi', '--query-gpu=name', '--format=csv']\n\n\n"
+                "def names():\n    return subprocess.check_output(QUERY, text=True).splitlines()\n", line=7,
+                message="nvidia-smi --query-gpu=name --format=csv (through QUERY, set at line 3) does not exist on "
+                        "AMD machines, and its output is parsed here: amd-smi prints another layout: parse `amd-smi "
+                        "static --asic --json` (or --csv), or use the amdsmi Python library"),
+        Invalid("import shutil\nimport subprocess\n\nsmi = shutil.which('nvidia-smi')\nif smi:\n"
+                "    subprocess.run([smi, '-L'])\n", line=6,
+                message="nvidia-smi -L (through smi, set at line 4) does not exist on AMD machines: amd-smi list is "
+                        "its counterpart: write it where the command is set"),
+        Invalid("import os\n\n\ndef _smi():\n    return 'nvidia-smi'\n\n\nos.system(_smi())\n", line=8),
     ]
 
     def check(self, ctx):
@@ -83,11 +97,16 @@ class NvidiaSmiCommand(PythonRule):
             yield from self._command(ctx, command.value, parsed)
 
     def _command(self, ctx, node: cst.BaseExpression, parsed: bool):
+        use, origin = node, ""
+        if not isinstance(node, (cst.List, cst.Tuple)) and string_value(node) is None:
+            node, origin = resolved(ctx, node)  # a name, shutil.which(...) or a helper's result: followed
         if isinstance(node, (cst.List, cst.Tuple)):
-            values = [string_value(e.value) for e in node.elements]
+            found = [resolved_string(ctx, e.value) for e in node.elements]
+            values = [value for value, _ in found]
             if not values or values[0] is None or os.path.basename(values[0]) != "nvidia-smi":
                 return
             words = values
+            origin = origin or found[0][1]
             literal = all(v is not None for v in values) and all(isinstance(e.value, cst.SimpleString)
                                                                    for e in node.elements)
         else:
@@ -105,12 +124,18 @@ class NvidiaSmiCommand(PythonRule):
                 parsed = True
         options = tuple(w for w in words[1:] if w is not None)
         shown = " ".join(["nvidia-smi", *(w if w is not None else "..." for w in words[1:])])
+        if origin:  # reported at the use, the origin named; the literal is edited by hand
+            shown, literal, node = f"{shown} (through {origin})", False, use
         start, end = ctx.byte_span(node)
         counterpart = _counterpart(options)
         if parsed:
             how = f"parse `{counterpart} --json` (or --csv)" if counterpart else "parse an amd-smi command's --json output"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
                                f"here: amd-smi prints another layout: {how}, or use the amdsmi Python library")
+            return
+        if origin and EXACT.get(options):
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(EXACT[options])} "
+                               "is its counterpart: write it where the command is set")
             return
         new = EXACT.get(options) if literal else None
         if new is None and not options and literal:

@@ -174,3 +174,12 @@ def test_a_cast_keeps_the_bytes_of_its_argument():
     source = b"__device__ long long g(long long a, int b) { return llmax(a, b \xe9+ 1); }\n"
     out = translate("t.cu", source, Options(hip_version="6.4"), default_packs(), "6.4", RULES).data
     assert out.endswith(b"return max((long long)a, (long long)(b \xe9+ 1)); }\n")
+
+
+def test_a_byte_that_is_not_utf8_in_a_name_read_by_a_rule_is_no_exception():
+    """Rules that read a node's text as a name (CPP022's operators, CPP049's helpers, CPP045's overloads) read its
+    bytes as surrogate escapes: `operator\\xe9+` in a latin-1 file raised UnicodeDecodeError (a fuzz find)."""
+    source = (b"inline __host__ __device__ float2 operator\xe9+(float2 a, float2 b) {\n"
+              b"  return make_float2(a.x + b.x, a.y + b.y);\n}\n")
+    out = translate("t.cu", source, Options(hip_version="6.4"), default_packs(), "6.4", RULES)
+    assert b"operator\xe9+(float2 a, float2 b)" in out.data

@@ -22,6 +22,7 @@ from migrate.cpp import platform
 from migrate.cpp.parse import Context
 from migrate.cpp.project_names import is_header
 from migrate.cpp.unsupported import case_label, unsupported
+from migrate.edits import decoded
 from migrate.pathnames import shown
 
 GUARD = "#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)"
@@ -92,7 +93,7 @@ def _analyse(ctx) -> Analysis:
         mark = marked.get(start)
         if mark is not None:
             # reported at the guard's comment: the function itself is code a HIP build skips, where reports are dropped
-            helpers.append(Helper(name_node.text.decode(), start, end, _line(ctx, mark.start()), mark.start(1),
+            helpers.append(Helper(decoded(name_node.text), start, end, _line(ctx, mark.start()), mark.start(1),
                                   mark.end(1), mark.group(2).decode(), _line(ctx, mark.start()),
                                   mark.group(0).find(b" calls ") >= 0, True))
             continue
@@ -107,18 +108,18 @@ def _analyse(ctx) -> Analysis:
         helpers.append(_helper(ctx, node, name_node, start, end, used.name, _line(ctx, used.start), False, False))
     if header:
         _callers(ctx, helpers, rest, skipped)
-    kept = {n.text.decode() for node, n, _b, _s, _e in rest if not platform.inside(skipped, node.start_byte)}
+    kept = {decoded(n.text) for node, n, _b, _s, _e in rest if not platform.inside(skipped, node.start_byte)}
     return Analysis(tuple(sorted(helpers, key=lambda h: h.start)), frozenset(kept))
 
 
 def _helper(ctx, node, name_node, start, end, why, why_line, calls, guarded) -> Helper:
-    return Helper(name_node.text.decode(), start, end, _line(ctx, name_node.start_byte), name_node.start_byte,
+    return Helper(decoded(name_node.text), start, end, _line(ctx, name_node.start_byte), name_node.start_byte,
                   name_node.end_byte, why, why_line, calls, guarded)
 
 
 def _callers(ctx, helpers: list[Helper], rest: list, skipped) -> None:
     """Header functions whose bodies call a guarded helper are guarded too, round after round."""
-    kept = {n.text.decode() for _node, n, _b, _s, _e in rest}
+    kept = {decoded(n.text) for _node, n, _b, _s, _e in rest}
     for _ in range(ROUNDS):
         # an overloaded name is no reason: the call may reach an overload HIP compiles (helper_cuda.h's check() calls
         # _cudaGetErrorEnum, which has one overload per library)
@@ -131,7 +132,7 @@ def _callers(ctx, helpers: list[Helper], rest: list, skipped) -> None:
             call = None
             if body is not None and start is not None and end is not None and not platform.inside(skipped, node.start_byte):
                 call = next(iter(calls(ctx, pattern, body.start_byte, body.end_byte, skipped)), None)
-            if call is None or name_node.text.decode() in names:
+            if call is None or decoded(name_node.text) in names:
                 left.append((node, name_node, body, start, end))
                 continue
             helpers.append(_helper(ctx, node, name_node, start, end, call[0], _line(ctx, call[1]), True, False))

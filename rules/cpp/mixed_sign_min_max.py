@@ -83,7 +83,7 @@ class MixedSignMinMax(CppRule):
             if None in kinds or kinds[0] == kinds[1]:
                 continue
             to = common(*kinds)
-            name = m["f"][0].text.decode()
+            name = m["f"][0].text.decode("utf-8", "surrogateescape")
             device_only = parse.in_device_function(call) and not any(c.type == "__host__" for c in function.children)
             if not device_only:  # the host side has no T min(T, T) to cast for
                 yield self.finding(ctx, call.start_byte, call.end_byte, host_message(name, kinds, to),

@@ -119,7 +119,7 @@ class OverloadsOneAfterRenaming(CppRule):
             if chains.exclusive(earlier[2], function.start_byte):
                 continue
             guarded = chains.conditional(earlier[2]) or chains.conditional(function.start_byte)
-            name = name_node.text.decode()
+            name = name_node.text.decode("utf-8", "surrogateescape")
             macro = f"HIPMIGRATE_ONE_{name}_{hashlib.sha256(hip.encode()).hexdigest()[:6]}"
             nl = ctx.newline
             after_earlier, before, after = (next_line(ctx.data, earlier[3]), line_start(ctx.data, function.start_byte),

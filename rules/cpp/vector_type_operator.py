@@ -13,6 +13,7 @@ HIP's meaning, so rename it.
 import re
 
 from migrate.cpp import parse
+from migrate.edits import decoded
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -43,7 +44,7 @@ def param_types(params) -> list[tuple[str, str]]:
             name = name.named_children[-1] if name.named_children else None
         if kind is None or name is None:
             return []
-        out.append((" ".join(kind.text.decode().split()), name.text.decode()))
+        out.append((" ".join(decoded(kind.text).split()), decoded(name.text)))
     return out
 
 
@@ -133,7 +134,7 @@ class VectorTypeOperator(CppRule):
             return
         for m in parse.matches(DEFINITIONS, ctx.tree.root_node):
             definition, op, params = m["def"][0], m["op"][0], m["params"][0]
-            symbol = op.text.decode()[len("operator"):].strip()
+            symbol = decoded(op.text)[len("operator"):].strip()
             types = param_types(params)
             if (not types or len(types) > 2 or not any(VECTOR.fullmatch(t) for t, _ in types)
                     or symbol not in HIP_DEFINES or guarded(definition)):
@@ -143,10 +144,10 @@ class VectorTypeOperator(CppRule):
             start = definition.start_byte
             line_start = ctx.data.rfind(b"\n", 0, start) + 1
             returns = definition.child_by_field_name("type")
-            returns = " ".join(returns.text.decode().split()) if returns is not None else ""
+            returns = " ".join(decoded(returns.text).split()) if returns is not None else ""
             compound = symbol.endswith("=") and symbol not in ("==", "!=")
             if (same_meaning(symbol, types) and body is not None and (compound or returns == vector)
-                    and elementwise(symbol, types, body.text.decode("utf-8", "surrogateescape"))
+                    and elementwise(symbol, types, decoded(body.text))
                     and not ctx.data[line_start:start].strip()):
                 nl = ctx.newline
                 yield self.finding(ctx, start, op.end_byte,

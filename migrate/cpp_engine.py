@@ -28,7 +28,7 @@ def _translate(path: str, body: bytes, options: Options, packs: Packs, target: s
     """The C++ rules over `body` (no byte-order mark); `edits` receives every edit applied."""
     ctx = CppContext(path, body, options, packs, target)
     result = run_rules(ctx, rules, what="identifiers there were migrated token by token: review those lines",
-                       extra_edits=recording(edits, continuations.realign))
+                       extra_edits=recording(edits, continuations.layout))
     return Translation(result.data, hip_compiled(ctx.data, result.findings))
 
 

@@ -183,3 +183,10 @@ def test_a_byte_that_is_not_utf8_in_a_name_read_by_a_rule_is_no_exception():
               b"  return make_float2(a.x + b.x, a.y + b.y);\n}\n")
     out = translate("t.cu", source, Options(hip_version="6.4"), default_packs(), "6.4", RULES)
     assert b"operator\xe9+(float2 a, float2 b)" in out.data
+
+
+def test_a_removal_that_ends_its_line_takes_the_blanks_before_it():
+    """CPP010 removes CUDART_CB; at the end of a macro body the blank before it went too (`#define CB `, which
+    tree-sitter refuses: a fuzz find), while a removal inside a line keeps its neighbours' spacing."""
+    out = migrate("#ifndef CUDART_CB\n#define CB CUDART_CB\n#endif\nvoid CUDART_CB done(void* p) {}\n")
+    assert out.endswith("#ifndef CUDART_CB\n#define CB\n#endif\nvoid done(void* p) {}\n")

@@ -1,4 +1,5 @@
-"""Keep the backslashes of multi-line macros in their column when renames change a line's length."""
+"""Layout after the rules: keep the backslashes of multi-line macros in their column when renames change a line's
+length, and take away the blanks a removal leaves at a line's end."""
 from __future__ import annotations
 
 import bisect
@@ -43,3 +44,29 @@ def realign(data: bytes, edits: list[Edit]) -> list[Edit]:
         elif slash - blanks > delta:  # keep at least one blank
             out.append(Edit(slash - delta, slash, ""))
     return out
+
+
+def layout(data: bytes, edits: list[Edit]) -> list[Edit]:
+    """The layout edits for the applied `edits`: `realign`'s, and `trailing_blanks`'."""
+    return realign(data, edits) + trailing_blanks(data, edits)
+
+
+def trailing_blanks(data: bytes, edits: list[Edit]) -> list[Edit]:
+    """Edits that remove the blanks before a removal that ends its line (`#define CB CUDART_CB` without CUDART_CB
+    leaves `#define CB `, which tree-sitter refuses and a second run would tidy), where no other edit touches them."""
+    out = []
+    taken = sorted((e.start, e.end) for e in edits)
+    for e in edits:
+        if e.text or e.start == e.end or data[e.end:e.end + 1] not in (b"\n", b"\r", b""):
+            continue
+        start = e.start
+        while start > 0 and data[start - 1] in b" \t":
+            start -= 1
+        if start == e.start or data[start - 1:start] in (b"\n", b"\r", b""):
+            continue  # nothing before it, or the whole line goes blank (a line of its own: the rule's to remove)
+        i = bisect.bisect_left(taken, (start, start))
+        if any(s < e.start and t > start for s, t in taken[max(0, i - 1):i + 1]):
+            continue  # another edit reaches into those blanks
+        out.append(Edit(start, e.start, ""))
+    return out
+

@@ -49,6 +49,11 @@ class CudaToolkitAction(DeployRule):
                 line=4),
         Invalid("name: setup\nruns:\n  using: composite\n  steps:\n    - uses: ./.github/actions/setup-cuda\n",
                 path=".github/actions/setup/action.yml", line=5),
+        # a project's own action given a CUDA version (detectron2's GPU job)
+        Invalid("jobs:\n  gpu:\n    steps:\n      - uses: ./.github/actions/install_linux_gpu_dep\n        with:\n"
+                "          cuda-version: ${{ matrix.cuda }}\n", path=".github/workflows/ci.yml", line=6),
+        Valid("jobs:\n  t:\n    steps:\n      - uses: ./.github/actions/install_deps\n        with:\n"
+              "          torch-version: '2.4.1'\n", path=".github/workflows/ci.yml"),
     ]
 
     def check(self, ctx):
@@ -60,8 +65,16 @@ class CudaToolkitAction(DeployRule):
                 continue
             value = y.value_node(pair)
             uses = y.scalar(data, value)
-            if not uses or not CUDA_ACTION.search(action_name(uses.strip())):
+            if not uses:
                 continue
-            yield self.finding(ctx, value.start_byte, value.end_byte,
-                               f"{uses.strip()} installs NVIDIA's CUDA toolkit on the runner, which AMD GPUs do not "
-                               f"use: {ROCM}")
+            if CUDA_ACTION.search(action_name(uses.strip())):
+                yield self.finding(ctx, value.start_byte, value.end_byte,
+                                   f"{uses.strip()} installs NVIDIA's CUDA toolkit on the runner, which AMD GPUs do "
+                                   f"not use: {ROCM}")
+                continue
+            inputs = y.get(data, pair.parent, "with")
+            given = y.get(data, y.value_node(inputs), "cuda-version") if inputs is not None else None
+            if given is not None:  # another action told which CUDA to set up (a project's own install action)
+                yield self.finding(ctx, given.start_byte, given.end_byte,
+                                   f"{uses.strip()} is given a CUDA version (cuda-version): it sets up NVIDIA's CUDA "
+                                   f"on the runner, which AMD GPUs do not use: {ROCM}")

@@ -5,7 +5,8 @@
 Why: the job then runs on an NVIDIA machine, so the migrated code is never run on an AMD GPU by CI (and steps such
 as `nvidia-smi` keep passing there). A label is taken as NVIDIA's when one of its `-`/`_`/`.`-separated words is
 `nvidia`, `cuda`, `cuda<N>` or `cu<NNN>`, `tesla`, `rtx`, or an NVIDIA data-center GPU (`a100`, `h100`, `h200`,
-`v100`, `t4`, `l4`, `l40s`, `a10g`, ...). Plain `gpu` says nothing about the vendor and is left alone. A label
+`v100`, `t4`, `l4`, `l40s`, `a10g`, ...). Plain `gpu` says nothing about the vendor and is left alone, unless the
+job's steps run `nvidia-smi` or `nvcc` (LLaMA-Factory's `linux-x86_64-gpu-2`). A label
 taken from the build matrix (`runs-on: ${{ matrix.runner }}`) is read in the job's `strategy.matrix`: the values of
 that key and of its `include:` entries (`${{ matrix.gpu.runner }}`: the `runner` of each of `gpu`'s entries), each
 reported where it is written.
@@ -24,6 +25,7 @@ from migrate.rule import DeployRule, Invalid, Valid
 NVIDIA_WORDS = {"nvidia", "cuda", "tesla", "rtx", "a100", "a800", "h100", "h800", "h200", "b200", "gb200", "v100",
                 "p100", "k80", "t4", "l4", "l40", "l40s", "a10", "a10g", "a40", "a6000", "dgx"}
 _WORD = re.compile(r"[-_.\s/]+")
+NVIDIA_TOOLS = re.compile(rb"(?<![\w-])(nvidia-smi|nvcc)(?![\w-])")
 _CUDA_VERSION = re.compile(r"cuda\d+(\.\d+)*|cu\d{3}")
 AMD_LABEL = ("(label the job with your AMD runner's labels: usually self-hosted, named after its GPU or gfx target, "
              "e.g. mi300x or gfx942)")
@@ -64,6 +66,9 @@ class NvidiaGpuRunnerLabel(DeployRule):
         Invalid("jobs:\n  test:\n    strategy:\n      matrix:\n        gpu:\n          - runner: \"h100-256GB\"\n"
                 "            sm: \"9.0a\"\n          - runner: \"4-core-ubuntu-gpu-t4\"\n            sm: \"7.5\"\n"
                 "    runs-on: ${{ matrix.gpu.runner }}\n", line=6),
+        # a plain gpu label whose job runs NVIDIA's tools
+        Invalid("jobs:\n  tests:\n    runs-on: linux-x86_64-gpu-2\n    steps:\n      - run: nvidia-smi\n", line=3),
+        Valid("jobs:\n  tests:\n    runs-on: linux-x86_64-gpu-2\n    steps:\n      - run: rocm-smi\n"),
     ]
 
     def check(self, ctx):
@@ -81,12 +86,19 @@ class NvidiaGpuRunnerLabel(DeployRule):
                 if labels is not None:
                     target = y.value_node(labels)
                     nodes = [target] if y.scalar(data, target) is not None else y.items(target)
+                steps = y.get(data, y.value_node(job), "steps")
+                probes = steps is not None and NVIDIA_TOOLS.search(data, steps.start_byte, steps.end_byte) is not None
                 for node in [n for node in nodes for n in _matrix_values(data, y.value_node(job), node)]:
                     label = y.scalar(data, node)
                     if label and names_nvidia(label):
                         yield self.finding(ctx, node.start_byte, node.end_byte,
                                            f"job {y.key(data, job)} runs on runner label {label}, an NVIDIA GPU "
                                            f"runner: the migrated code needs a runner with an AMD GPU {AMD_LABEL}")
+                    elif label and probes and "gpu" in _WORD.split(label.lower()):
+                        yield self.finding(ctx, node.start_byte, node.end_byte,
+                                           f"job {y.key(data, job)} runs on GPU runner label {label} and its steps run "
+                                           f"NVIDIA's tools (nvidia-smi, nvcc), so the runner has an NVIDIA GPU: the "
+                                           f"migrated code needs a runner with an AMD GPU {AMD_LABEL}")
 
     def _gitlab(self, ctx, top):
         """GitLab CI jobs (top-level mappings with a `script`, `stage`, `extends` or `trigger`) and `default:`."""

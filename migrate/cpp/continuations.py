@@ -69,4 +69,3 @@ def trailing_blanks(data: bytes, edits: list[Edit]) -> list[Edit]:
             continue  # another edit reaches into those blanks
         out.append(Edit(start, e.start, ""))
     return out
-

@@ -54,4 +54,5 @@ def resolved_string(ctx, node: cst.BaseExpression) -> tuple[str | None, str]:
 
 
 def _line(ctx, node: cst.CSTNode) -> int:
-    return ctx.data.count(b"\n", 0, ctx.byte_span(node)[0]) + 1
+    start = ctx.byte_span(node)[0]
+    return ctx.span(start, start).line

@@ -43,10 +43,7 @@ class RegisterStorageClass(CppRule):
             # recovery made of the line: only a macro of that name (`#define register`, to silence it) stays
             if parse.defined_or_tested(token.node):
                 continue
-            start = m.start()
-            if ctx.data[m.end():m.end() + 1] in (b"\n", b"\r", b""):  # it ends the line: so do the blanks before it
-                while start > 0 and ctx.data[start - 1] in b" \t":
-                    start -= 1
+            # at a line's end the blanks before it go too: the engine's layout pass (migrate/cpp/continuations.py)
             yield self.finding(ctx, token.start, token.end,
                                "'register' is not C++17 (clang rejects it; it has long been only a hint): removed",
-                               edits=[Edit(start, m.end(), "")], title="Remove register")
+                               edits=[Edit(m.start(), m.end(), "")], title="Remove register")

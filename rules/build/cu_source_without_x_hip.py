@@ -67,12 +67,20 @@ def words_of(text: str) -> list[str]:
 
 
 class Expander:
-    """The kinds ("cu", "obj", "header", "other", "unknown", "flag") of the files a word names."""
+    """The kinds ("cu", "obj", "header", "other", "unknown", "flag") of the files a word names, each once, in the order
+    met. A variable is expanded once per set of prerequisites (remembered), and one that refers to itself, directly
+    or through others, is "unknown" there: a Makefile that repeats `LIBS = x $(LIBS)` costs linear time, not
+    exponential (a fuzz find)."""
 
     def __init__(self, assigned: dict[str, list[str]]):
         self.assigned = assigned
+        self.known: dict[tuple, list[str]] = {}
+        self.expanding: set[str] = set()
 
     def kinds(self, word: str, prerequisites: list[str] | None, depth: int = 0) -> list[str]:
+        return list(dict.fromkeys(self._kinds(word, prerequisites, depth)))
+
+    def _kinds(self, word: str, prerequisites: list[str] | None, depth: int) -> list[str]:
         if depth > 8:
             return ["unknown"]
         if word in AUTOMATIC:
@@ -87,9 +95,14 @@ class Expander:
             name, old, new = m.groups()
             if new is not None:
                 return [kind_of_name(new)]
-            if name not in self.assigned:
+            if name not in self.assigned or name in self.expanding:
                 return ["unknown"]
-            return [k for w in self.assigned[name] for k in self.kinds(w, prerequisites, depth + 1)]
+            key = (name, None if prerequisites is None else tuple(prerequisites))
+            if key not in self.known:
+                self.expanding.add(name)
+                self.known[key] = [k for w in self.assigned[name] for k in self.kinds(w, prerequisites, depth + 1)]
+                self.expanding.discard(name)
+            return self.known[key]
         m = FUNCTION.match(word)
         if m:
             return self._function(m.group(1), [a.strip() for a in split_top(m.group(2), ",")], prerequisites, depth)
@@ -148,6 +161,10 @@ class CuSourceWithoutXHip(MakeRule):
         Valid("%.o: %.cu\n\t$(NVCC) -c -x hip $< -o $@\n\t@echo built $<\n"),
         Valid("%.o: %.cpp\n\t$(NVCC) -c $< -o $@\n"),
         Valid("%.o: %.cu\n\t$(CXX) -c $< -o $@\n"),  # not nvcc or hipcc
+        # a variable that takes its own value, many times over: expanded in linear time (a fuzz find hung here)
+        Invalid("SRCS = a.cu\n" + "SRCS := $(SRCS) b.cu\n" * 16 + "app: $(SRCS)\n\tnvcc -o app $(SRCS)\n",
+                fixed="SRCS = a.cu\n" + "SRCS := $(SRCS) b.cu\n" * 16 + "app: $(SRCS)\n\tnvcc -o app -x hip $(SRCS)\n",
+                line=19),
     ]
 
     def check(self, ctx):

@@ -22,6 +22,7 @@ WHOLE_REF = re.compile(r"^\$[({]([A-Za-z_][\w.-]*)[)}]$")
 AUTOMATIC = {"$<": 1, "$(<)": 1, "$^": None, "$(^)": None, "$+": None}
 COMPILE_ONLY = {"-c", "-dc", "--device-c", "-E", "-M", "-MM", "-S", "-fsyntax-only",
                 "-ptx", "-cubin", "-fatbin", "--genco", "--compile"}
+WORDS = 10_000  # the most words one recipe word is expanded to
 OBJECT = re.compile(r"(?:\.o|\.a|\.obj|\.o\)|\.o\})$|^\$\(patsubst [^,]*,[^,]*\.o\s*,")
 
 
@@ -74,6 +75,11 @@ class RelocatableDeviceCodeLink(MakeRule):
         Valid("%.o: %.cu\n\t$(NVCC) -c $< -o $@\napp: a.o\n\t$(NVCC) -o $@ $^\n"),  # whole-program compilation
         Invalid("%.o: %.cu\n\t$(NVCC) -dc $< -o $@\ndlink.o: a.o\n\t$(NVCC) -dlink $^ -o $@\n",
                 fixed="%.o: %.cu\n\t$(NVCC) -dc $< -o $@\ndlink.o: a.o\n\t$(NVCC) -fgpu-rdc -dlink $^ -o $@\n"),
+        # a variable that takes its own value, many times over: expanded in linear time (a fuzz find hung here)
+        Invalid("LIBS = -lcudadevrt\n" + "LIBS := $(LIBS) -lm\n" * 16 + "%.o: %.cu\n\tnvcc -rdc=true -c $< -o $@\n"
+                "app: a.o\n\tnvcc -o app $^ $(LIBS)\n",
+                fixed="LIBS = -lcudadevrt\n" + "LIBS := $(LIBS) -lm\n" * 16 + "%.o: %.cu\n\tnvcc -rdc=true -c $< -o $@\n"
+                      "app: a.o\n\tnvcc -fgpu-rdc -o app $^ $(LIBS)\n", line=21),
     ]
 
     def check(self, ctx):
@@ -107,14 +113,22 @@ class RelocatableDeviceCodeLink(MakeRule):
             if line.kind in ("assign", "recipe", "rule"):
                 yield [w.text for w in line.words]
 
-    def _expand(self, word: str, assigned, prerequisites, depth: int) -> list[str]:
-        """The words `word` stands for: variables and automatic variables expanded (a few levels deep)."""
+    def _expand(self, word: str, assigned, prerequisites, depth: int, expanding: frozenset = frozenset()) -> list[str]:
+        """The words `word` stands for: variables and automatic variables expanded (a few levels deep). A variable
+        met again inside its own expansion (`LIBS := $(LIBS) -lx`, written twice) stays as it is written, and the
+        words stop at WORDS: the expansion takes linear time, not exponential (a fuzz find)."""
         if depth > 8:
             return [word]
         if word in AUTOMATIC:
             chosen = (prerequisites or [])[:AUTOMATIC[word]] if AUTOMATIC[word] else (prerequisites or [])
-            return [x for p in chosen for x in self._expand(p, assigned, None, depth + 1)]
+            return [x for p in chosen for x in self._expand(p, assigned, None, depth + 1, expanding)][:WORDS]
         m = WHOLE_REF.match(word)
-        if m and m.group(1) in assigned:
-            return [x for w in assigned[m.group(1)] for x in self._expand(w, assigned, prerequisites, depth + 1)]
+        if m and m.group(1) in assigned and m.group(1) not in expanding:
+            inner = expanding | {m.group(1)}
+            words: list[str] = []
+            for w in assigned[m.group(1)]:
+                words += self._expand(w, assigned, prerequisites, depth + 1, inner)
+                if len(words) >= WORDS:
+                    break
+            return words[:WORDS]
         return [word]

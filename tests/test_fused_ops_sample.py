@@ -46,7 +46,6 @@ def test_what_is_left_for_a_hand_edit(result):
     assert left == [
         (".github/workflows/ci.yml", 14, "PY060"),  # [self-hosted, linux, gpu] whose steps run nvidia-smi
         (".github/workflows/ci.yml", 23, "PY052"),  # cuda-nsight-systems-12-1
-        (".github/workflows/ci.yml", 31, "PY063"),  # nvidia-smi (rocm-smi only with --unsafe-fixes)
         ("docker/Dockerfile.release", 3, "PY051"),  # NGC PyTorch base: rocm/pytorch only with --unsafe-fixes
         ("docker/Dockerfile.release", 20, "PY024"),  # NVIDIA_VISIBLE_DEVICES
         ("fused_ops/_runtime.py", 15, "PY011"),  # nvidia-smi --query-gpu=driver_version, parsed
@@ -59,7 +58,7 @@ def test_what_is_left_for_a_hand_edit(result):
         ("setup.py", 30, "PY013"),  # get_cuda_bare_metal_version(CUDA_HOME)
     ]
     assert assemble.migration(result).fixes_by_rule == {
-        "BLD201": 11, "CPP001": 6, "PY005": 1, "PY015": 1, "PY020": 1, "PY021": 6, "PY040": 4, "PY050": 3, "PY061": 1}
+        "BLD201": 11, "CPP001": 6, "PY005": 1, "PY015": 1, "PY020": 1, "PY021": 6, "PY040": 4, "PY050": 3, "PY061": 1, "PY063": 1}
 
 
 def test_migrated_setup_py_gives_hipcc_flags_it_accepts(tmp_path, monkeypatch, hipcc):

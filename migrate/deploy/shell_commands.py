@@ -1,7 +1,7 @@
 """Simple commands of the shell text a file runs, read with tree-sitter-bash: a shell script whole, a Dockerfile's
 `RUN`/`CMD`/`ENTRYPOINT`/`HEALTHCHECK` shell text (migrate/deploy/docker_shell.py), and a YAML file's script steps
-(migrate/deploy/yaml_shell.py); with whether a command's output is read by what follows. For the rules over
-diagnostic commands (`nvidia-smi`, `nvcc --version`).
+(migrate/deploy/yaml_shell.py); with whether a command's output is read by what follows, and whether its exit
+status is. For the rules over diagnostic commands (`nvidia-smi`, `nvcc --version`, `which nvcc`).
 """
 from __future__ import annotations
 
@@ -62,4 +62,35 @@ def output_parsed(shell: ShellText, command: tree_sitter.Node) -> bool:
         if parent.type in ("program", "compound_statement", "if_statement", "while_statement", "for_statement"):
             return False
         node = parent
+    return False
+
+
+STATEMENTS = ("program", "compound_statement", "do_group", "else_clause", "subshell")
+
+
+def status_read(shell: ShellText, command: tree_sitter.Node) -> bool:
+    """Is the command's exit status what the script asks for: a condition (`if`, `while`, `!`), one side of `&&` or
+    `||`, or a command whose output is thrown away (`> /dev/null`), rather than a statement of its own?"""
+    node = command
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type in ("list", "negated_command", "test_command"):
+            return True
+        if parent.type in ("if_statement", "elif_clause", "while_statement") and _condition(parent, node):
+            return True
+        if parent.type == "redirected_statement":
+            return True  # output parsed (output_parsed says so) or thrown away: either way not a plain statement
+        if parent.type in STATEMENTS or parent.type in ("if_statement", "elif_clause"):
+            return False
+        node = parent
+    return False
+
+
+def _condition(parent: tree_sitter.Node, node: tree_sitter.Node) -> bool:
+    """Is `node` in the condition of the `if`, `elif` or `while` `parent` (before its `then` or `do`)?"""
+    for child in parent.children:
+        if child.type in ("then", "do_group"):
+            return False
+        if child == node:
+            return True
     return False

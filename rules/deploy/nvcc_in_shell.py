@@ -9,13 +9,16 @@ What happens, by case:
   `hipcc --version`, which prints HIP's version and the clang it drives.
 - The same with its output parsed (captured, piped into `grep release`, written to a file): WARNING, no fix:
   hipcc's text has another layout; `hipconfig --version` prints HIP's version alone.
+- `which nvcc` or `command -v nvcc` as a statement of its own (a CI step that logs where the compiler is):
+  rewritten (safe) to look up `hipcc`. Where its exit status is tested (`command -v nvcc || exit 0`, `if which
+  nvcc`) or its output read (`NVCC=$(which nvcc)`), it is the project's own test for CUDA and is kept.
 - Any other nvcc command (a compile): WARNING, no fix: `hipcc` compiles HIP for AMD GPUs, but nvcc's options do not
   carry over (`-arch=sm_80`/`-gencode` → `--offload-arch=gfx942`, `.cu` sources need `-x hip`, `-Xcompiler` and
   `--expt-relaxed-constexpr` have no counterpart or none is needed).
 """
 from __future__ import annotations
 
-from migrate.deploy.shell_commands import commands, output_parsed, text
+from migrate.deploy.shell_commands import commands, output_parsed, status_read, text
 from migrate.model import Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
@@ -47,9 +50,19 @@ class NvccInShell(DeployRule):
                 message="nvcc -O3 -arch=sm_80 -o app main.cu compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for "
                         "AMD GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "
                         "--offload-arch=gfx942, .cu sources need -x hip): rewrite this command by hand"),
+        # the compiler looked up and only logged (xformers' GPU workflow: `which python` then `which nvcc`)
+        Invalid("jobs:\n  t:\n    steps:\n      - run: |\n          which python\n          which nvcc\n"
+                "          command -v nvcc || echo 'no CUDA'\n",
+                fixed="jobs:\n  t:\n    steps:\n      - run: |\n          which python\n          which hipcc\n"
+                      "          command -v nvcc || echo 'no CUDA'\n",
+                path=".github/workflows/test.yml", line=6,
+                message="which nvcc looks up NVIDIA's compiler, which a ROCm machine does not have: hipcc is HIP's "
+                        "compiler driver"),
+        Valid("#!/bin/sh\nif which nvcc > /dev/null; then make cuda; fi\nNVCC=$(command -v nvcc)\n"),
     ]
 
     def check(self, ctx):
+        yield from self._lookups(ctx)
         for shell, command, name in commands(ctx, "nvcc"):
             arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
             start, end = shell.at(command.start_byte), shell.at(command.end_byte)
@@ -68,3 +81,18 @@ class NvccInShell(DeployRule):
             yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for AMD "
                                "GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "
                                "--offload-arch=gfx942, .cu sources need -x hip): rewrite this command by hand")
+
+    def _lookups(self, ctx):
+        """`which nvcc` / `command -v nvcc` as statements of their own: the path is only logged."""
+        for finder, flags in (("which", []), ("command", ["-v"])):
+            for shell, command, _ in commands(ctx, finder):
+                arguments = command.children_by_field_name("argument")
+                words = [text(shell, a) for a in arguments]
+                if words != [*flags, "nvcc"] or output_parsed(shell, command) or status_read(shell, command):
+                    continue
+                start, end = shell.at(command.start_byte), shell.at(command.end_byte)
+                yield self.finding(ctx, start, end, f"{' '.join([finder, *words])} looks up NVIDIA's compiler, which "
+                                   "a ROCm machine does not have: hipcc is HIP's compiler driver",
+                                   severity=Severity.INFO, title="Look up hipcc",
+                                   edits=[Edit(shell.at(arguments[-1].start_byte), shell.at(arguments[-1].end_byte),
+                                               "hipcc")])

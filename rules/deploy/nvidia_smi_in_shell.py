@@ -10,9 +10,13 @@ options differ, and so does the output.
 What happens, by case (the same as PY011 for Python):
 - Output only shown, or thrown away (`> /dev/null`), with options that have an exact counterpart: rewritten
   (safe): `nvidia-smi -L` → `amd-smi list`, `nvidia-smi topo -m` → `amd-smi topology`.
-- Bare `nvidia-smi` (the summary table, or a "is there a GPU?" check by its exit status): `rocm-smi` prints a
-  summary table on every ROCm release and fails without a GPU; `amd-smi` does the former only in recent releases:
-  rewritten to `rocm-smi` as an unsafe fix (applied with --unsafe-fixes).
+- Bare `nvidia-smi` as a statement of its own (a CI step that shows the GPUs): `rocm-smi` prints a summary table
+  on every ROCm release through 7.2 (deprecated there, still shipped); `amd-smi` without arguments prints its usage
+  up to 7.2 (its summary view comes in later releases, per AMD's amd-smi documentation): rewritten to `rocm-smi`
+  (safe).
+- Bare `nvidia-smi` whose exit status is the point (an "is there a GPU?" check: `if`, `&&`, `||`, `> /dev/null`):
+  `rocm-smi` fails without a GPU too, but how it fails without a driver is not what this rule can check: rewritten
+  to `rocm-smi` as an unsafe fix (applied with --unsafe-fixes).
 - Output parsed (in `$(...)` or backquotes, piped into another command, or redirected to a file): WARNING, no fix:
   amd-smi's text has another layout; parse `amd-smi <command> --json` (or `--csv`).
 - Other options: WARNING naming the nearest amd-smi command where there is one.
@@ -21,7 +25,7 @@ command is written with JSON's escapes (none of the commands above needs one).
 """
 from __future__ import annotations
 
-from migrate.deploy.shell_commands import commands, output_parsed, text
+from migrate.deploy.shell_commands import commands, output_parsed, status_read, text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 from migrate.smi import EXACT, counterpart
@@ -70,6 +74,13 @@ class NvidiaSmiInShell(DeployRule):
         Invalid("#!/bin/bash\nnvidia-smi dmon -c 1\n", line=2,
                 message="nvidia-smi dmon -c 1 does not exist on AMD machines: the nearest amd-smi command is amd-smi "
                         "monitor (its options differ): rewrite this by hand"),
+        # a statement of its own, its status not tested: safe (LLaMA-Factory's "Check GPU Status" step)
+        Invalid("jobs:\n  test:\n    runs-on: [self-hosted, amd]\n    steps:\n      - name: Check GPU Status\n"
+                "        run: nvidia-smi\n",
+                fixed="jobs:\n  test:\n    runs-on: [self-hosted, amd]\n    steps:\n      - name: Check GPU Status\n"
+                      "        run: rocm-smi\n", path=".github/workflows/gpu.yml", line=6,
+                message="nvidia-smi does not exist on AMD machines: rocm-smi prints a summary table like it and fails "
+                        "without a GPU (amd-smi does so without arguments only in ROCm releases after 7.2)"),
     ]
 
     def check(self, ctx):
@@ -94,11 +105,14 @@ class NvidiaSmiInShell(DeployRule):
                                "counterpart", edits=[Edit(shell.at(name.start_byte), end, shell.escape(" ".join(new)))],
                                title=f"Run {' '.join(new)}", severity=Severity.INFO)
         elif not options:
+            checked = status_read(shell, command)
             yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
-                               "table like it and fails without a GPU (amd-smi does so without arguments only in recent "
-                               "ROCm releases)",
+                               "table like it and fails without a GPU (amd-smi does so without arguments only in ROCm "
+                               "releases after 7.2)" + (", but this line tests its exit status: check how rocm-smi "
+                                                       "fails on your machines" if checked else ""),
                                edits=[Edit(shell.at(name.start_byte), shell.at(name.end_byte), "rocm-smi")],
-                               title="Run rocm-smi", applicability=Applicability.UNSAFE)
+                               title="Run rocm-smi",
+                               applicability=Applicability.UNSAFE if checked else Applicability.SAFE)
         else:
             hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
                 "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"

@@ -13,8 +13,10 @@ Dockerfile or YAML file that sets the variable itself, where each setting is lit
 (`ARG TORCH_CUDA_ARCH_LIST` then `ENV TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST}"`, `export
 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-8.0}"`): there every setting and every `$TORCH_CUDA_ARCH_LIST` is
 renamed together, so none is left pointing at a variable nothing sets (an `ARG` without default gets the targets as
-its default; callers' `--build-arg` must then name `PYTORCH_ROCM_ARCH`). A value built at run time is
-reported for a hand edit. A file that already sets `PYTORCH_ROCM_ARCH` keeps its `TORCH_CUDA_ARCH_LIST` (noted).
+its default; callers' `--build-arg` must then name `PYTORCH_ROCM_ARCH`). A setting that passes on another
+variable whole (`ARG CUDA_ARCH=""` then `ENV TORCH_CUDA_ARCH_LIST=${CUDA_ARCH}`), which the file sets only to
+literals before it and reads nowhere else, is renamed and that variable's literal values become the targets (an
+empty one stays empty). Any other value built at run time is reported for a hand edit. A file that already sets `PYTORCH_ROCM_ARCH` keeps its `TORCH_CUDA_ARCH_LIST` (noted).
 
 Fix safety: SAFE; the extension is then built for the targets hipmigrate was given (check them against your GPUs).
 """
@@ -23,7 +25,8 @@ from __future__ import annotations
 import re
 
 from migrate.deploy.env import rule_sites
-from migrate.deploy.env_edits import rename, taken
+from migrate.deploy.env_edits import rename, taken, written
+from migrate.deploy.env_flow import origin, read_only_by, rest
 from migrate.deploy.env_site import Access
 from migrate.model import Edit, Severity
 from migrate.rule import EnvRule, Invalid, Valid
@@ -93,6 +96,20 @@ class TorchCudaArchListVariable(EnvRule):
         # ... and so is a YAML value the CI system fills in (xformers' wheels workflow: it was taken for a literal)
         Invalid("env:\n  TORCH_CUDA_ARCH_LIST: ${{ inputs.cuda && '8.0 9.0' || '' }}\njobs:\n  b:\n    steps:\n"
                 "      - run: echo \"$TORCH_CUDA_ARCH_LIST\"\n", path=".github/workflows/wheels.yml", line=2),
+        # the value passed on from a variable the file sets only to literals and reads nowhere else (mmcv's dev
+        # Dockerfile: ARG CUDA_ARCH="" then ENV TORCH_CUDA_ARCH_LIST=${CUDA_ARCH}): renamed, the literals retargeted
+        Invalid('FROM rocm/pytorch:latest\nARG CUDA_ARCH=""\nENV TORCH_CUDA_ARCH_LIST=${CUDA_ARCH}\nRUN pip install -e .\n',
+                fixed='FROM rocm/pytorch:latest\nARG CUDA_ARCH=""\nENV PYTORCH_ROCM_ARCH=${CUDA_ARCH}\nRUN pip install -e .\n',
+                path="Dockerfile", line=3,
+                message="TORCH_CUDA_ARCH_LIST takes its value from CUDA_ARCH (set in this file to '', read nowhere "
+                        "else): it becomes PYTORCH_ROCM_ARCH and CUDA_ARCH stays empty; a --build-arg or setting of "
+                        "CUDA_ARCH from outside must now give gfx names"),
+        Invalid('#!/bin/bash\nARCHS="8.0;9.0"\nexport TORCH_CUDA_ARCH_LIST="$ARCHS"\npip install -e .\n',
+                fixed='#!/bin/bash\nARCHS="gfx942"\nexport PYTORCH_ROCM_ARCH="$ARCHS"\npip install -e .\n',
+                path="build.sh", line=3),
+        # ... but not one read elsewhere too: retargeting it would change the other use
+        Invalid('#!/bin/bash\nARCHS="8.0;9.0"\nexport TORCH_CUDA_ARCH_LIST="$ARCHS"\ncmake -DARCHS="$ARCHS" .\n',
+                path="build.sh", line=3),
     ]
 
     def check(self, ctx):
@@ -115,7 +132,7 @@ class TorchCudaArchListVariable(EnvRule):
                                        title=f"Read {TARGET}")
                 continue
             if together and site.access is Access.SET and site.value is None:
-                yield self.finding(ctx, site.start, site.end, f"{SOURCE} passes itself on ({_rest(ctx, site).strip()}): "
+                yield self.finding(ctx, site.start, site.end, f"{SOURCE} passes itself on ({rest(ctx, site).strip()}): "
                                    f"it becomes {TARGET}, renamed in this file with every setting and use",
                                    edits=rename(site, TARGET), title=f"Use {TARGET}")
                 continue
@@ -129,6 +146,9 @@ class TorchCudaArchListVariable(EnvRule):
             elif taken(sites, site, TARGET):
                 yield self.finding(ctx, site.start, site.end, f"{SOURCE} is ignored by PyTorch on ROCm; this file "
                                    f"also sets {TARGET}, so it is left as it is")
+            elif site.value is None and (found := origin(ctx, sites, site)) and found.name != TARGET \
+                    and read_only_by(ctx, found, site):
+                yield self._from_variable(ctx, site, found.settings, targets)
             elif site.value is None:
                 yield self.finding(ctx, site.start, site.end, f"{SOURCE} set at run time: PyTorch on ROCm reads the "
                                    f"AMD targets from {TARGET} ({targets}); set it by hand", severity=Severity.WARNING)
@@ -139,6 +159,21 @@ class TorchCudaArchListVariable(EnvRule):
                 yield self.finding(ctx, site.start, site.end, f"{SOURCE} names NVIDIA compute capabilities "
                                    f"({site.value}): PyTorch on ROCm builds extensions for the AMD targets in {TARGET} "
                                    f"({targets})", edits=rename(site, TARGET, targets), title=f"Set {TARGET}={targets}")
+
+    def _from_variable(self, ctx, site, origin: list, targets: str):
+        """`ENV TORCH_CUDA_ARCH_LIST=${CUDA_ARCH}` where the file sets CUDA_ARCH only by literals and reads it only
+        here: renamed, and CUDA_ARCH's literal values become the targets (an empty one stays empty)."""
+        variable = origin[0].name
+        values = ", ".join(repr(s.value) for s in origin)
+        edits = [Edit(site.start, site.end, TARGET)]
+        for setting in origin:
+            if setting.value.strip():
+                edits.append(Edit(setting.value_start, setting.value_end, written(setting, targets)))
+        held = f"{variable} holds the AMD targets ({targets})" if len(edits) > 1 else f"{variable} stays empty"
+        return self.finding(ctx, site.start, site.end, f"{SOURCE} takes its value from {variable} (set in this file "
+                            f"to {values}, read nowhere else): it becomes {TARGET} and {held}; a --build-arg or "
+                            f"setting of {variable} from outside must now give gfx names", edits=edits,
+                            title=f"Use {TARGET}")
 
     @staticmethod
     def _together(ctx, sites) -> bool:
@@ -156,16 +191,10 @@ class TorchCudaArchListVariable(EnvRule):
         reads = [s for s in mine if s.access is Access.READ]
         if any(s.syntax == "python" for s in reads):
             return False
-        return all(s.value is not None or SELF.fullmatch(_rest(ctx, s)) for s in sets)
+        return all(s.value is not None or SELF.fullmatch(rest(ctx, s)) for s in sets)
 
 
 SELF = re.compile(r"\s*=?\s*([\"']?)\$\{?" + SOURCE + r"(?::?-[^}\"']*)?\}?\1\s*(?:#.*)?")
-
-
-def _rest(ctx, site) -> str:
-    """The rest of the site's line after its name: how the setting is written."""
-    end = ctx.data.find(b"\n", site.end)
-    return ctx.text(site.end, len(ctx.data) if end < 0 else end)
 
 
 def _arg_without_default(ctx, site) -> bool:
@@ -173,4 +202,4 @@ def _arg_without_default(ctx, site) -> bool:
     if site.syntax != "docker" or site.access is not Access.READ:
         return False
     start = ctx.data.rfind(b"\n", 0, site.start) + 1
-    return ctx.data[start:site.start].strip().upper() == b"ARG" and not _rest(ctx, site).strip()
+    return ctx.data[start:site.start].strip().upper() == b"ARG" and not rest(ctx, site).strip()

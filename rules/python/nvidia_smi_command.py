@@ -9,10 +9,11 @@ and so does the output.
 What happens, by case:
 - The output is only shown (not captured) and the options have an exact counterpart: rewritten (safe):
   `nvidia-smi -L` / `--list-gpus` → `amd-smi list`; `nvidia-smi topo -m` → `amd-smi topology`.
-- Bare `nvidia-smi` (the summary table): `amd-smi` prints its summary view without arguments only in recent
-  releases (ROCm 7.x documentation; the ROCm 6.x CLI prints its usage instead, per its documentation), while
-  `rocm-smi` alone prints a summary table on all of them but is deprecated: rewritten to `rocm-smi` as an unsafe
-  fix (applied with --unsafe-fixes).
+- Bare `nvidia-smi` (the summary table): `amd-smi` prints its summary view without arguments only in releases
+  after 7.2 (AMD's amd-smi documentation; up to 7.2 it prints its usage), while `rocm-smi` alone prints a summary
+  table on all of them through 7.2 (deprecated there, still shipped): rewritten to `rocm-smi`, safe where the call
+  is a statement of its own (its status unused), an unsafe fix (applied with --unsafe-fixes) where the code tests
+  its exit status (`check=True`, `check_call`, a result that is used), as PY063 does for shell.
 - Other options (`--query-gpu=...`, `-q`, `dmon`, `pmon`, `-i N`): WARNING naming the amd-smi counterpart where one
   exists (`memory.used` → `amd-smi metric --mem-usage`, `utilization.gpu` → `amd-smi metric --usage`,
   `temperature.gpu` → `amd-smi metric --temperature`, `power.draw` → `amd-smi metric --power`, `name` →
@@ -59,8 +60,7 @@ class NvidiaSmiCommand(PythonRule):
                       "os.system('amd-smi topology')\n",
                 line=4, message="nvidia-smi -L does not exist on AMD machines: amd-smi list is its counterpart"),
         Invalid("import subprocess\n\nsubprocess.call('nvidia-smi', shell=True)\n",
-                fixed="import subprocess\n\nsubprocess.call('rocm-smi', shell=True)\n",
-                options=(("unsafe_fixes", True),)),
+                fixed="import subprocess\n\nsubprocess.call('rocm-smi', shell=True)\n"),
         Invalid("import subprocess\n\nout = subprocess.check_output(['nvidia-smi', '--query-gpu=memory.used',\n"
                 "                               '--format=csv,noheader'], text=True)\n", line=3,
                 message="nvidia-smi --query-gpu=memory.used --format=csv,noheader does not exist on AMD machines, and "
@@ -80,6 +80,11 @@ class NvidiaSmiCommand(PythonRule):
                 message="nvidia-smi -L (through smi, set at line 4) does not exist on AMD machines: amd-smi list is "
                         "its counterpart: write it where the command is set"),
         Invalid("import os\n\n\ndef _smi():\n    return 'nvidia-smi'\n\n\nos.system(_smi())\n", line=8),
+        # the status tested: the same fix, unsafe
+        Invalid("import os\nimport sys\n\nif os.system('nvidia-smi') != 0:\n    sys.exit('no GPU')\n", line=4,
+                message="nvidia-smi does not exist on AMD machines: rocm-smi prints a summary table like it (amd-smi "
+                        "does so without arguments only in ROCm releases after 7.2), but this code tests its exit "
+                        "status: check how rocm-smi fails on your machines"),
     ]
 
     def check(self, ctx):
@@ -94,9 +99,12 @@ class NvidiaSmiCommand(PythonRule):
             if command is None:
                 continue
             parsed = bool(names & READERS) or _captured(ctx, args)
-            yield from self._command(ctx, command.value, parsed)
+            check = args.keywords.get("check")
+            checked = not isinstance(index(ctx).parent(call), cst.Expr) or "subprocess.check_call" in names \
+                or (check is not None and not (isinstance(check.value, cst.Name) and check.value.value == "False"))
+            yield from self._command(ctx, command.value, parsed, checked)
 
-    def _command(self, ctx, node: cst.BaseExpression, parsed: bool):
+    def _command(self, ctx, node: cst.BaseExpression, parsed: bool, checked: bool):
         use, origin = node, ""
         if not isinstance(node, (cst.List, cst.Tuple)) and string_value(node) is None:
             node, origin = resolved(ctx, node)  # a name, shutil.which(...) or a helper's result: followed
@@ -140,9 +148,11 @@ class NvidiaSmiCommand(PythonRule):
         new = EXACT.get(options) if literal else None
         if new is None and not options and literal:
             yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
-                               "table like it (amd-smi does so without arguments only in recent ROCm releases)",
+                               "table like it (amd-smi does so without arguments only in ROCm releases after 7.2)"
+                               + (", but this code tests its exit status: check how rocm-smi fails on your machines"
+                                  if checked else ""),
                                edits=[self._edit(ctx, node, ["rocm-smi"])], title="Run rocm-smi",
-                               applicability=Applicability.UNSAFE)
+                               applicability=Applicability.UNSAFE if checked else Applicability.SAFE)
             return
         if new is not None:
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(new)} is its "

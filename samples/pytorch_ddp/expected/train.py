@@ -32,7 +32,7 @@ def scale_bias(x, a, b):
 
 def log_gpus(rank):
     if rank == 0:
-        subprocess.run(["nvidia-smi"], check=False)
+        subprocess.run(["rocm-smi"], check=False)
         print("CUDA runtime:", torch.version.cuda)
 
 

@@ -128,13 +128,15 @@ def _locals(function: tree_sitter.Node | None) -> dict[str, str]:
 
 
 def _resolver(*tables: dict[str, str]):
+    known: dict[tuple[str, int], int | None] = {}  # by name and depth: names that use a name many times stay linear
+
     def lookup(name: str, depth: int = 0) -> int | None:
         if depth > DEPTH:
             return None
-        for table in tables:
-            if name in table:
-                return text_value(table[name], lambda n: lookup(n, depth + 1))
-        return None
+        if (name, depth) not in known:
+            table = next((t for t in tables if name in t), None)
+            known[name, depth] = None if table is None else text_value(table[name], lambda n: lookup(n, depth + 1))
+        return known[name, depth]
     return lookup
 
 

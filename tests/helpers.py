@@ -20,6 +20,25 @@ def write_tree(root: Path, files: dict[str, bytes | str]) -> Path:
     return root
 
 
+def analysed_files(root: Path, files: dict[str, str], **options) -> dict:
+    """Write `files` under `root` and analyse the tree for HIP 6.2 (with `options`): each file's result by path."""
+    from migrate import api
+    from migrate.options import Options
+
+    write_tree(root, files)
+    _, result = api.analyse(root, Options(hip_version="6.2", **options))
+    return {f.path: f for f in result.files}
+
+
+ENV_CODES = {f"PY0{n}" for n in range(20, 40)}  # the environment-variable rules
+
+
+def env_findings(result) -> list[tuple[str, int]]:
+    """(code, line) of the environment-variable findings, in document order (rules report one after the other)."""
+    found = sorted((f for f in result.findings if f.code in ENV_CODES), key=lambda f: (f.span.start, f.code))
+    return [(f.code, f.span.line) for f in found]
+
+
 def read_tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 

@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from tests.helpers import cli, cli_json, read_tree, write_tree
 

@@ -9,7 +9,6 @@ import statistics
 import sys
 from pathlib import Path
 
-import pytest
 
 from tests.helpers import cli, write_tree
 

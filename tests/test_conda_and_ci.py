@@ -4,17 +4,15 @@ changes nothing; and the conda reader (migrate/deploy/conda_env.py) on the forms
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from migrate import api
 from migrate.contexts import CONTEXTS
 from migrate.deploy.conda_env import conda_env
 from migrate.deploy.dependencies import dependencies
 from migrate.model import FileStatus
 from migrate.options import Options
-from tests.helpers import write_tree
+from tests.helpers import analysed_files
 
 MINE = re.compile(r"PY0[4-6]\d")
 
@@ -63,15 +61,9 @@ FINDINGS = {
 }
 
 
-def analyse(root: Path, files: dict[str, str], **options):
-    write_tree(root, files)
-    _, result = api.analyse(root, Options(hip_version="6.2", **options))
-    return {f.path: f for f in result.files}
-
-
 @pytest.fixture(scope="module")
 def safe(tmp_path_factory):
-    return analyse(tmp_path_factory.mktemp("safe"), TREE)
+    return analysed_files(tmp_path_factory.mktemp("safe"), TREE)
 
 
 @pytest.mark.parametrize("path", sorted(TREE))
@@ -87,12 +79,12 @@ def test_findings_by_code_and_line(safe, path):
 
 
 def test_unsafe_fixes_drop_nvidia_wheels_from_the_pip_list(tmp_path):
-    result = analyse(tmp_path, {"environment.yml": ENVIRONMENT}, unsafe_fixes=True)
+    result = analysed_files(tmp_path, {"environment.yml": ENVIRONMENT}, unsafe_fixes=True)
     assert result["environment.yml"].new.decode() == ENVIRONMENT_UNSAFE
 
 
 def test_second_pass_changes_nothing(tmp_path):
-    again = analyse(tmp_path, SAFE)
+    again = analysed_files(tmp_path, SAFE)
     assert [p for p, r in again.items() if r.status is FileStatus.MIGRATED] == []
 
 
@@ -139,5 +131,5 @@ def test_pip_index_options_in_the_sub_list(entry):
     ("dependencies:\n  - pip: [numpy, nvidia-cublas-cu12]\n", "dependencies:\n  - pip: [numpy]\n"),
 ])
 def test_flow_pip_lists(tmp_path, text, fixed):
-    result = analyse(tmp_path, {"environment.yml": text}, unsafe_fixes=True)
+    result = analysed_files(tmp_path, {"environment.yml": text}, unsafe_fixes=True)
     assert result["environment.yml"].new.decode() == fixed

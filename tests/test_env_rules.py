@@ -1,24 +1,18 @@
 """Environment-variable rules (PY020-PY025) on whole files through the pipeline (`api.analyse`): a Python launcher,
 a shell script, a Dockerfile, a Kubernetes job, a compose file and a CI workflow are migrated to their exact expected
-text with the expected findings, a second pass changes nothing, and the finder (`migrate/deploy/env.py` and its
-`env_*` modules) reports the exact sites and spans of each kind of file."""
+text with the expected findings, and a second pass changes nothing (the finder's sites: tests/test_env_sites.py)."""
 from pathlib import Path
 
 import libcst as cst
 import pytest
 
 from migrate import api
-from migrate.contexts import CONTEXTS
 from migrate.deploy.context import parse
-from migrate.deploy.env import env_sites
-from migrate.deploy.env_site import Access, EnvSite
 from migrate.model import FileStatus
 from migrate.options import Options
-from migrate.packs import default_packs
-from tests.helpers import write_tree
+from tests.helpers import ENV_CODES, env_findings, write_tree
 
 OPTIONS = Options(hip_version="6.2", offload_arch=("gfx90a", "gfx940"))  # two targets: a list with ";"
-ENV_CODES = {f"PY0{n}" for n in range(20, 40)}
 
 LAUNCHER = '''\
 """Launch the distributed trainer on every local GPU."""
@@ -224,12 +218,6 @@ def migrate_tree(root: Path, files: dict, options: Options = OPTIONS) -> dict:
     return {f.path: f for f in result.files}
 
 
-def env_findings(result) -> list[tuple[str, int]]:
-    """(code, line) of the environment-variable findings, in document order (rules report one after the other)."""
-    found = sorted((f for f in result.findings if f.code in ENV_CODES), key=lambda f: (f.span.start, f.code))
-    return [(f.code, f.span.line) for f in found]
-
-
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory):
     return migrate_tree(tmp_path_factory.mktemp("src"), TREE)
@@ -336,240 +324,9 @@ def test_target_already_set_is_left_alone(tmp_path):
         ("PY022", 3, True), ("PY020", 4, True), ("PY022", 5, False)]
 
 
-# -- the finder ----------------------------------------------------------------------------------------------
-
-def sites(kind: str, path: str, text: str) -> list[tuple]:
-    ctx = CONTEXTS[kind](path, text.encode(), OPTIONS, default_packs(), "6.2")
-    found = env_sites(ctx)
-    for site in found:
-        assert isinstance(site, EnvSite)
-    return [(s.access.value, s.name, text.encode()[s.start:s.end].decode(), s.value,
-             text.encode()[s.value_start:s.value_end].decode() if s.value_start is not None else None, s.quote)
-            for s in found]
-
-
-def test_python_sites_through_imports_and_names():
-    text = ('import os as o\nimport subprocess as sp\n'
-            'o.environ["A"] = "1"\nv = o.environ[\'B\']\ndel o.environ["C"]\no.putenv("D", "d")\n'
-            'o.unsetenv("E")\nif "F" not in o.environ: pass\n'
-            'base = dict(o.environ, G="g")\nsp.Popen(["x"], env=base)\n'
-            'e = {"H": r"h"}\nsp.check_output(["y"], env=e)\ne["I"] = f"{v}"\nkey = "J"\no.environ[key] = "j"\n')
-    assert sites("python", "a.py", text) == [
-        ("set", "A", "A", "1", "1", '"'),
-        ("read", "B", "B", None, None, ""),
-        ("unset", "C", "C", None, None, ""),
-        ("set", "D", "D", "d", "d", '"'),
-        ("unset", "E", "E", None, None, ""),
-        ("read", "F", "F", None, None, ""),
-        ("set", "G", "G", "g", "g", '"'),
-        ("set", "H", "H", "h", "h", '"'),
-        ("set", "I", "I", None, None, ""),  # an f-string: built at run time
-    ]
-
-
-def test_python_without_os_import_has_no_sites():
-    # `environ` here is a local dict, not os.environ
-    assert sites("python", "a.py", 'environ = {}\nenviron["CUDA_HOME"] = "/x"\nprint(environ.get("CUDA_HOME"))\n') \
-        == []
-
-
-def test_shell_sites():
-    text = ("export A=1 B='b' C=\"$HOME/c\"\nunset -v D\nunset -f E\nenv -u F G=\"g g\" cmd H=h\n"
-            "docker run -e I=i --env=J=j img\necho ${K-k} ${#L} \"$M\" '$N'\nO= cmd\n")
-    assert sites("shell", "s.sh", text) == [
-        ("set", "A", "A", "1", "1", ""),
-        ("set", "B", "B", "b", "b", "'"),
-        ("set", "C", "C", None, None, ""),
-        ("read", "HOME", "HOME", None, None, ""),
-        ("unset", "D", "D", None, None, ""),
-        ("unset", "F", "F", None, None, ""),
-        ("set", "G", "G", "g g", "g g", '"'),
-        ("set", "I", "I", "i", "i", ""),
-        ("set", "J", "J", "j", "j", ""),
-        ("read", "K", "K", "k", "k", ""),
-        ("read", "L", "L", None, None, ""),
-        ("read", "M", "M", None, None, ""),
-        ("set", "O", "O", "", "", ""),
-    ]
-
-
-def test_docker_sites():
-    text = 'FROM x\nENV A=1 B="b b"\nENV C c\nARG D\nARG E=e\nENV F=$D/f\nRUN G=g \\\n    cmd "$H"\n'
-    assert sites("docker", "Dockerfile", text) == [
-        ("set", "A", "A", "1", "1", ""),
-        ("set", "B", "B", "b b", "b b", '"'),
-        ("set", "C", "C", "c", "c", ""),
-        ("read", "D", "D", None, None, ""),
-        ("set", "E", "E", "e", "e", ""),
-        ("set", "F", "F", None, None, ""),
-        ("read", "D", "D", None, None, ""),
-        ("set", "G", "G", "g", "g", ""),
-        ("read", "H", "H", None, None, ""),
-    ]
-
-
-def test_yaml_sites():
-    text = ("variables:\n  A: {value: 'a', description: x}\n  B: b\n"
-            "env:\n  - name: C\n    value: c\n  - \"D=d\"\n  - E\n"
-            "environment: production\n"
-            "script:\n  - F=1 make\n  - echo $G\n")
-    assert sites("yaml", "ci.yml", text) == [
-        ("set", "A", "A", "a", "a", "'"),
-        ("set", "B", "B", "b", "b", ""),
-        ("set", "C", "C", "c", "c", ""),
-        ("set", "D", "D", "d", "d", '"'),
-        ("read", "E", "E", None, None, ""),
-        ("set", "F", "F", "1", "1", ""),
-        ("read", "G", "G", None, None, ""),
-    ]
-
-
-def test_sites_are_cached_per_context():
-    ctx = CONTEXTS["shell"]("s.sh", b"export A=1\n", OPTIONS, default_packs(), "6.2")
-    assert env_sites(ctx) is env_sites(ctx)
-    assert env_sites(ctx)[0].access is Access.SET
-
-
 def test_shell_in_a_double_quoted_yaml_scalar_gets_single_quotes(tmp_path):
     source = 'steps:\n  - run: "export TORCH_CUDA_ARCH_LIST=8.0 && make"\n  - run: export TORCH_CUDA_ARCH_LIST=9.0\n'
     result = migrate_tree(tmp_path, {"ci.yml": source})["ci.yml"]
     assert result.new.decode() == ('steps:\n  - run: "export PYTORCH_ROCM_ARCH=\'gfx90a;gfx940\' && make"\n'
                                    '  - run: export PYTORCH_ROCM_ARCH="gfx90a;gfx940"\n')
     assert not parse("yaml", result.new).root_node.has_error
-
-
-# -- ConfigMaps and Secrets; Dockerfile exec form -------------------------------------------------------------
-
-CONFIGMAP = '''\
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: trainer-env
-data:
-  CUDA_VISIBLE_DEVICES: "0,1"
-  NCCL_DEBUG: INFO
-  CUDA_LAUNCH_BLOCKING: "1"  # debugging a crash
-  train.yaml: |
-    CUDA_HOME: /usr/local/cuda
-'''
-
-EXEC_FORM = '''\
-FROM python:3.11
-ENV NCCL_SOCKET_IFNAME=eth0
-RUN ["/bin/sh", "-c", "export CUDA_VISIBLE_DEVICES=0 && python train.py"]
-RUN ["/bin/bash", "-o", "pipefail", "-c", "TORCH_CUDA_ARCH_LIST=8.0 pip install -e . 2>&1 | tee \\"b.txt\\""]
-CMD ["sh", "-c", "CUDA_LAUNCH_BLOCKING=\\"1\\" exec python serve.py --home \\"${CUDA_HOME:-/usr/local/cuda}\\""]
-ENTRYPOINT ["python", "-m", "trainer", "CUDA_LAUNCH_BLOCKING=1"]
-'''
-
-EXEC_FORM_MIGRATED = '''\
-FROM python:3.11
-ENV NCCL_SOCKET_IFNAME=eth0
-RUN ["/bin/sh", "-c", "export CUDA_VISIBLE_DEVICES=0 && python train.py"]
-RUN ["/bin/bash", "-o", "pipefail", "-c", "PYTORCH_ROCM_ARCH='gfx90a;gfx940' pip install -e . 2>&1 | tee \\"b.txt\\""]
-CMD ["sh", "-c", "AMD_SERIALIZE_KERNEL=\\"3\\" exec python serve.py --home \\"${ROCM_PATH:-/opt/rocm}\\""]
-ENTRYPOINT ["python", "-m", "trainer", "CUDA_LAUNCH_BLOCKING=1"]
-'''
-
-JOB_ENV_FROM = '''\
-apiVersion: batch/v1
-kind: Job
-metadata: {name: t}
-spec:
-  template:
-    spec:
-      containers:
-      - name: t
-        image: registry.example.org/trainer:1.0
-        envFrom:
-        - configMapRef: {name: trainer-env}
-        env:
-        - name: CUDA_VISIBLE_DEVICES
-          value: "0"
-'''
-
-
-def exec_arrays(text: str) -> list[list[str]]:
-    """The JSON arrays of a Dockerfile's exec-form instructions, decoded as Docker decodes them."""
-    import json
-    return [json.loads(line.split(" ", 1)[1]) for line in text.splitlines() if line.split(" ", 1)[-1].startswith("[")]
-
-
-@pytest.fixture(scope="module")
-def stores(tmp_path_factory):
-    return migrate_tree(tmp_path_factory.mktemp("stores"),
-                        {"k8s/cm.yaml": CONFIGMAP, "Dockerfile": EXEC_FORM, "k8s/job.yaml": JOB_ENV_FROM})
-
-
-def test_configmap_keys_are_variables(stores):
-    result = stores["k8s/cm.yaml"]
-    assert result.new.decode() == CONFIGMAP.replace('CUDA_LAUNCH_BLOCKING: "1"', 'AMD_SERIALIZE_KERNEL: "3"')
-    # a key holding a file (train.yaml: |) is not a variable, and the file's text is not read
-    assert env_findings(result) == [("PY023", 6), ("PY020", 8)]
-    assert not parse("yaml", result.new).root_node.has_error
-
-
-def test_dockerfile_exec_form_shell_strings(stores):
-    result = stores["Dockerfile"]
-    assert result.new.decode() == EXEC_FORM_MIGRATED
-    assert env_findings(result) == [("PY023", 3), ("PY021", 4), ("PY020", 5), ("PY022", 5)]
-    assert not parse("docker", result.new).root_node.has_error
-    # the fixed JSON still decodes, to the shell strings the rules meant
-    assert exec_arrays(result.new.decode())[1:3] == [
-        ["/bin/bash", "-o", "pipefail", "-c",
-         "PYTORCH_ROCM_ARCH='gfx90a;gfx940' pip install -e . 2>&1 | tee \"b.txt\""],
-        ["sh", "-c", 'AMD_SERIALIZE_KERNEL="3" exec python serve.py --home "${ROCM_PATH:-/opt/rocm}"']]
-
-
-def test_env_from_is_not_resolved_but_its_configmap_is_checked(stores):
-    result = stores["k8s/job.yaml"]
-    assert result.status is FileStatus.UNCHANGED
-    assert env_findings(result) == [("PY023", 13)]
-
-
-def test_stores_and_exec_form_second_pass_changes_nothing(stores, tmp_path):
-    again = migrate_tree(tmp_path, {path: r.new for path, r in stores.items()})
-    for path, result in again.items():
-        assert result.new == stores[path].new, path
-        assert all(f.fix is None for f in result.findings if f.code in ENV_CODES), path
-
-
-def test_configmap_and_secret_sites():
-    text = ("apiVersion: v1\nkind: List\nitems:\n"
-            "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n  data: {A: '1', \"B\": b, c.txt: x}\n"
-            "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  C: c\ndata:\n  D: ZA==\n"
-            "---\napiVersion: example.org/v1\nkind: Settings\nmetadata: {name: x}\ndata:\n  E: e\n")
-    assert sites("yaml", "k.yaml", text) == [
-        ("set", "A", "A", "1", "1", "'"),
-        ("set", "B", "B", "b", "b", ""),
-        ("set", "C", "C", "c", "c", ""),  # stringData; a Secret's data is base64, not read
-    ]
-
-
-def test_key_refs_in_the_same_file_follow_the_key():
-    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata:\n  CUDA_HOME: /usr/local/cuda\n---\n"
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: x\n"
-            "    env:\n    - name: HOME_A\n      valueFrom: {configMapKeyRef: {name: cm, key: \"CUDA_HOME\"}}\n"
-            "    - name: HOME_B\n      valueFrom: {configMapKeyRef: {name: other, key: CUDA_HOME}}\n"
-            "    - name: HOME_C\n      valueFrom: {secretKeyRef: {name: cm, key: CUDA_HOME}}\n")
-    ctx = CONTEXTS["yaml"]("p.yaml", text.encode(), OPTIONS, default_packs(), "6.2")
-    (site,) = [s for s in env_sites(ctx) if s.name == "CUDA_HOME"]
-    assert [text.encode()[a:b].decode() for a, b in site.also] == ["CUDA_HOME"]
-    assert text.encode().rfind(b'"CUDA_HOME"') + 1 == site.also[0][0]  # only the ConfigMap cm's key, inside quotes
-
-
-def test_docker_exec_form_sites():
-    text = ('FROM x\n'
-            'RUN ["sh", "-c", "A=\\"a b\\" cmd \\u0024B && export C=\\u0063"]\n'
-            'CMD ["/usr/bin/env", "bash", "-lc", "D=1 run"]\n'
-            'ENTRYPOINT ["bash", "-c"]\n'
-            'HEALTHCHECK CMD ["sh", "-c", "test -n \\"$E\\""]\n'
-            'RUN ["python", "-c", "F=1"]\n'
-            'RUN ["sh", "-c", "G=1 \\x"]\n')
-    assert sites("docker", "Dockerfile", text) == [
-        ("set", "A", "A", "a b", "a b", '"'),
-        ("read", "B", "B", None, None, ""),
-        ("set", "C", "C", "c", "\\u0063", ""),  # the value's span covers the escape that writes it
-        ("set", "D", "D", "1", "1", ""),
-        ("read", "E", "E", None, None, ""),
-    ]

@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from pathlib import Path
 
 import libcst as cst
 import pytest
 
-from migrate import api
 from migrate.model import FileStatus, Severity
-from migrate.options import Options
 from migrate.packs import default_packs
 from migrate.registry import default_registry
 from migrate.rule import Invalid
 from migrate.testing import run_example
 from tests.conftest import need_torch
-from tests.helpers import write_tree
+from tests.helpers import analysed_files
 
 TRAIN = '''\
 """DDP training script (CUDA build): run with torchrun --nproc_per_node=8 train.py."""
@@ -180,33 +177,27 @@ WRONG_PORTS = re.compile(r"torch\.hip\b|\bHIPExtension\b|device\s*=\s*['\"](hip|
                          r"torch\.device\(\s*f?['\"](hip|rocm)|backend\s*=\s*['\"]rccl")
 
 
-def analyse(root: Path, files: dict[str, str], **options):
-    write_tree(root, files)
-    _, result = api.analyse(root, Options(hip_version="6.2", **options))
-    return {f.path: f for f in result.files}
-
-
 def summary(result) -> list[tuple[str, int, Severity, bool]]:
     return [(f.code, f.span.line, f.severity, f.fix is not None and f.fix.applicability.value == "safe")
             for f in result.findings]
 
 
 def test_training_script(tmp_path):
-    result = analyse(tmp_path / "src", {"train.py": TRAIN})["train.py"]
+    result = analysed_files(tmp_path / "src", {"train.py": TRAIN})["train.py"]
     assert result.status is FileStatus.MIGRATED
     assert result.new.decode() == TRAIN_MIGRATED
     assert summary(result) == TRAIN_FINDINGS
     cst.parse_module(result.new)
     assert not WRONG_PORTS.search(result.new.decode())
 
-    again = analyse(tmp_path / "again", {"train.py": result.new.decode()})["train.py"]
+    again = analysed_files(tmp_path / "again", {"train.py": result.new.decode()})["train.py"]
     assert again.status is FileStatus.UNCHANGED
     assert [(f.code, f.span.line) for f in again.findings] == [  # the reports that stay: nothing to apply
         ("PY008", 21), ("PY010", 27), ("PY011", 14), ("PY012", 5), ("PY012", 15), ("PY012", 16), ("PY012", 17)]
 
 
 def test_training_script_portable(tmp_path):
-    result = analyse(tmp_path, {"train.py": TRAIN}, portable=True)["train.py"]
+    result = analysed_files(tmp_path, {"train.py": TRAIN}, portable=True)["train.py"]
     expected = TRAIN_MIGRATED
     for old, new in PORTABLE_CHANGES:
         assert expected.count(old) == 1
@@ -222,7 +213,7 @@ def test_training_script_portable(tmp_path):
 
 
 def test_training_script_portable_unsafe(tmp_path):
-    result = analyse(tmp_path, {"train.py": TRAIN}, portable=True, unsafe_fixes=True)["train.py"]
+    result = analysed_files(tmp_path, {"train.py": TRAIN}, portable=True, unsafe_fixes=True)["train.py"]
     text = result.new.decode()
     assert "        with stream:\n            with autocast(\"cuda\", dtype=dtype):\n" in text
     assert "torch.cuda.stream" not in text
@@ -232,17 +223,17 @@ def test_training_script_portable_unsafe(tmp_path):
 def test_setup_py_hip_extension_and_nvcc_flags_in_one_pass(tmp_path):
     """PY002 turns HIPExtension into CUDAExtension and BLD201 migrates the nvcc options of that same call in the
     same pass (BLD201 also reads HIPExtension calls); a second run changes nothing."""
-    first = analyse(tmp_path / "1", {"setup.py": SETUP})["setup.py"]
+    first = analysed_files(tmp_path / "1", {"setup.py": SETUP})["setup.py"]
     assert first.new.decode() == SETUP_MIGRATED
     assert sorted((f.code, f.span.line) for f in first.findings) == [("BLD201", 6), ("PY002", 2)]
-    second = analyse(tmp_path / "2", {"setup.py": first.new.decode()})["setup.py"]
+    second = analysed_files(tmp_path / "2", {"setup.py": first.new.decode()})["setup.py"]
     assert second.status is FileStatus.UNCHANGED
 
 
 @pytest.mark.torch
 def test_utility_module_migrates_and_imports(tmp_path):
     need_torch()
-    result = analyse(tmp_path / "src", {"utils.py": UTILS})["utils.py"]
+    result = analysed_files(tmp_path / "src", {"utils.py": UTILS})["utils.py"]
     assert result.new.decode() == UTILS_MIGRATED
     assert [(f.code, f.span.line) for f in result.findings] == [("PY003", 18), ("PY003", 20), ("PY005", 3),
                                                                 ("PY009", 5), ("PY009", 6)]
@@ -283,7 +274,7 @@ def test_no_rule_output_holds_a_wrong_port(portable):
 
 def test_unparsable_file_gets_no_python_finding(tmp_path):
     data = TRAIN.replace("def main():", "def main(:")
-    result = analyse(tmp_path, {"train.py": data})["train.py"]
+    result = analysed_files(tmp_path, {"train.py": data})["train.py"]
     assert result.new.decode() == data
     assert [f.code for f in result.findings] == ["INP001"]
 
@@ -294,7 +285,7 @@ def test_shadowed_names_are_not_touched(tmp_path):
               '    with autocast(True):\n'
               '        dist.init_process_group(backend="rccl")\n'
               '    return torch.version.cuda >= "11.8"\n')
-    result = analyse(tmp_path, {"local.py": source})["local.py"]
+    result = analysed_files(tmp_path, {"local.py": source})["local.py"]
     assert result.status is FileStatus.UNCHANGED
     assert result.findings == ()
 
@@ -345,7 +336,7 @@ def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
     """PY009 (issue 31): a test whose elif/else already handles ROCm is kept with no finding; one whose guarded code
     reads torch.version.cuda (the body, or the rest of the function after `if not ...: return`) is reported without
     a fix, and the parsing under it is not reported again; the other tests are still fixed."""
-    result = analyse(tmp_path / "src", {"runtime.py": RUNTIME})["runtime.py"]
+    result = analysed_files(tmp_path / "src", {"runtime.py": RUNTIME})["runtime.py"]
     assert result.new.decode() == RUNTIME.replace(
         "    return torch.version.cuda is not None\n",
         "    return torch.version.cuda is not None or torch.version.hip is not None\n").replace(
@@ -357,7 +348,7 @@ def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
         "torch.version.cuda is None on ROCm builds of PyTorch, and the code this test guards reads it: accepting "
         "torch.version.hip here would run that code with None there; give ROCm its own branch that reads "
         "torch.version.hip (`elif torch.version.hip:`)"] * 2
-    again = analyse(tmp_path / "again", {"runtime.py": result.new.decode()})["runtime.py"]
+    again = analysed_files(tmp_path / "again", {"runtime.py": result.new.decode()})["runtime.py"]
     assert again.status is FileStatus.UNCHANGED
     assert [(f.code, f.span.line) for f in again.findings] == [("PY009", 23), ("PY009", 29)]
 
@@ -376,6 +367,6 @@ def test_torch_version_cuda_tests_read_with_the_code_around_them(tmp_path):
     "import torch\n\nif torch.version.cuda:\n    backend = 'cuda'\nif torch.version.hip:\n    backend = 'rocm'\n",
 ], ids=["elif-hip", "flag-pair", "not-rocm", "holder-elif-hip", "hip-after"])
 def test_torch_version_cuda_kept_where_rocm_is_handled(tmp_path, source):
-    result = analyse(tmp_path, {"runtime.py": source})["runtime.py"]
+    result = analysed_files(tmp_path, {"runtime.py": source})["runtime.py"]
     assert result.status is FileStatus.UNCHANGED
     assert result.findings == ()

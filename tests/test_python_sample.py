@@ -1,7 +1,6 @@
 """samples/pytorch_ddp: the PyTorch sample's migrated tree (golden, compared in tests/test_samples.py, which
 also compiles its C++ units for gfx90a) still imports and runs its CPU path with torch installed, and what
 must stay for PyTorch on ROCm stays."""
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path

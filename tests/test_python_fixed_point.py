@@ -224,3 +224,17 @@ def test_a_bare_continuation_line_after_an_indented_block_does_not_shift_the_edi
     _, result = api.analyse(tmp_path, Options(hip_version="7.0"))
     assert result.files[0].new.decode().splitlines()[5:] == [
         '        os.environ["AMD_SERIALIZE_KERNEL"] = "3"', "\\", '    return os.environ.get("ROCM_PATH", "/opt/rocm")']
+
+
+def test_a_space_before_an_except_colon_does_not_shift_the_edits_after_it(tmp_path):
+    """libcst writes `except ImportError :` back without its space, and its byte positions are those of that code:
+    the GradScaler fix after it landed five bytes early (scaler =torch.ampp.GradScaler"cuda"()); a fuzz find. Any
+    file that libcst does not write back byte for byte has its positions realigned."""
+    from migrate import api
+    from migrate.options import Options
+
+    (tmp_path / "train.py").write_text("import torch\n\ntry:\n    import apex\nexcept ImportError :\n    apex = None\n"
+                                       "scaler = torch.cuda.amp.GradScaler()\n")
+    _, result = api.analyse(tmp_path, Options(hip_version="6.4"))
+    assert result.files[0].new.decode().splitlines()[4:] == [
+        "except ImportError :", "    apex = None", 'scaler = torch.amp.GradScaler("cuda")']

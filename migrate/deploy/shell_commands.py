@@ -6,6 +6,7 @@ status is. For the rules over diagnostic commands (`nvidia-smi`, `nvcc --version
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterator
 
 import tree_sitter
@@ -15,6 +16,7 @@ from migrate.deploy.context import parse, walk
 from migrate.deploy.docker_shell import ShellText
 
 CAPTURING = ("command_substitution", "process_substitution")
+REFERENCE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')  # a command named by a variable: $SMI, "${NVCC}"
 
 
 def pieces(ctx, needle: bytes) -> list[tuple[tree_sitter.Node, ShellText]]:
@@ -36,6 +38,29 @@ def commands(ctx, name: str) -> Iterator[tuple[ShellText, tree_sitter.Node, tree
             node = command.child_by_field_name("name")
             if node is not None and os.path.basename(text(shell, node)) == name:
                 yield shell, command, node
+
+
+def through_variables(ctx, name: str) -> Iterator[tuple[ShellText, tree_sitter.Node, str]]:
+    """(text, command, origin) of every simple command named by a variable (`$SMI -L`, `"${NVCC}" -V`) that the same
+    shell text sets once, to a literal that runs `name` (`SMI=nvidia-smi`, `NVCC=/usr/local/cuda/bin/nvcc`); the
+    origin says where (`SMI, set at line 2`)."""
+    for root, shell in pieces(ctx, name.encode()):
+        settings: dict[str, list[tree_sitter.Node]] = {}
+        for assignment in walk(root, "variable_assignment"):
+            variable = assignment.child_by_field_name("name")
+            if variable is not None:
+                settings.setdefault(text(shell, variable), []).append(assignment)
+        for command in walk(root, "command"):
+            node = command.child_by_field_name("name")
+            match = REFERENCE.fullmatch(text(shell, node)) if node is not None else None
+            found = settings.get(match.group(1), []) if match else []
+            value = found[0].child_by_field_name("value") if len(found) == 1 else None
+            if value is None or value.type not in ("word", "string", "raw_string") or value.named_children and \
+                    any(c.type != "string_content" for c in value.named_children):
+                continue
+            if os.path.basename(text(shell, value).strip("'\"")) == name:
+                line = ctx.data.count(b"\n", 0, shell.at(found[0].start_byte)) + 1
+                yield shell, command, f"{match.group(1)}, set at line {line}"
 
 
 def text(shell: ShellText, node: tree_sitter.Node) -> str:

@@ -67,7 +67,7 @@ class PythonContext(FileContext):
         """[start, end) of `node` in the file's bytes (`self.data`)."""
         span = self.positions[node]
         start, end = self._file_offset(span.start), self._file_offset(span.start + span.length)
-        if self._bare_continuations:
+        if self._misplaced:
             return self._realigned(node, start, end)
         return start, end
 
@@ -86,12 +86,18 @@ class PythonContext(FileContext):
         return edit if text is edit.text else Edit(edit.start, edit.end, text)
 
     @cached_property
-    def _bare_continuations(self) -> bool:
-        """A line that is only a backslash (a continuation at column 0), an except clause continued onto a line that
-        starts with its colon, or a form feed (which Python reads as indentation whitespace): libcst (1.0 to 1.9)
-        leaves their bytes out of the byte positions of everything after them, which would then land that many bytes
-        early."""
-        return b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None
+    def _misplaced(self) -> bool:
+        """Whether libcst's byte positions may be off: a line that is only a backslash (a continuation at column 0),
+        an except clause continued onto a line that starts with its colon, or a form feed (which Python reads as
+        indentation whitespace): libcst (1.0 to 1.9) leaves their bytes out of the byte positions of everything
+        after them, which would then land that many bytes early. More generally, whenever the code libcst writes
+        back is not the file (`except ImportError :` comes back without its space, a fuzz find): the positions are
+        those of that code."""
+        if b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None:
+            return True
+        name, bom = self._encoding
+        code = self._text[1] if name in ("utf-8", "utf-8-sig") else self._text[0].encode(name, "surrogateescape")
+        return code != self.data[bom:]
 
     def _realigned(self, node: cst.CSTNode, start: int, end: int) -> tuple[int, int]:
         """[start, end) moved to where the node's own text really is: its occurrence nearest libcst's position

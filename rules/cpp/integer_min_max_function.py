@@ -12,7 +12,7 @@ from migrate.cpp.int_types import cast
 from migrate.cpp.integer_min_max import TYPES
 from migrate.cpp.nodes import arguments
 from migrate.cpp.parse import Context, declares
-from migrate.model import Edit
+from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 
@@ -28,6 +28,11 @@ class IntegerMinMaxFunction(CppRule):
         Valid("__device__ unsigned f(unsigned a, unsigned b) { return min(a, b); }\n"),
         Valid("struct S { int umin(int a, int b); };\nint g(S& s) { return s.umin(1, 2); }\n"),
         Valid("int umin(int a, int b) { return a < b ? a : b; }\nint g() { return umin(1, 2); }\n"),
+        # a braced list cannot be cast: reported, left as it is (a fuzz find: `(unsigned int)({a})` did not parse)
+        Invalid("__device__ unsigned f(unsigned a) { return umax({a}, 4u); }\n", line=1,
+                message="umax is not declared by HIP: HIP's device template max over two unsigned int compares the "
+                        "same: an argument is a braced list, which a cast cannot take: call max with both arguments "
+                        "of type unsigned int by hand"),
     ]
 
     def check(self, ctx):
@@ -40,7 +45,11 @@ class IntegerMinMaxFunction(CppRule):
             if call is None or call.type != "call_expression" or call.child_by_field_name("function") != token.node:
                 continue
             name, kind = TYPES[token.name]
+            message = f"{token.name} is not declared by HIP: HIP's device template {name} over two {kind} compares the same"
+            if any(arg.type == "initializer_list" for arg in arguments(call)):  # (T)({...}) is no cast: a fuzz find
+                yield self.finding(ctx, token.start, token.end, f"{message}: an argument is a braced list, which a "
+                                   f"cast cannot take: call {name} with both arguments of type {kind} by hand",
+                                   severity=Severity.ERROR)
+                continue
             edits = [Edit(token.start, token.end, name), *(cast(arg, kind) for arg in arguments(call))]
-            yield self.finding(ctx, token.start, token.end, f"{token.name} is not declared by HIP: HIP's device "
-                               f"template {name} over two {kind} compares the same", edits=edits,
-                               title=f"Use {name} over {kind}")
+            yield self.finding(ctx, token.start, token.end, message, edits=edits, title=f"Use {name} over {kind}")

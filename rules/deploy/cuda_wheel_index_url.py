@@ -25,7 +25,8 @@ from migrate.deploy.dependencies import dependencies, pinned_torch
 from migrate.deploy.env import env_sites
 from migrate.deploy.env_site import Access
 from migrate.deploy.requirement import IndexUrl
-from migrate.deploy.rocm_wheels import TORCH_FAMILY, cuda_segment, rocm_tag
+from migrate.deploy.rocm_wheels import NEWEST_TAG, TORCH_FAMILY, cuda_segment, rocm_tag
+from migrate.python.index import index, string_value
 from migrate.model import Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
@@ -41,7 +42,7 @@ def release_text(release: tuple[int, int, int] | None) -> str:
 class CudaWheelIndexUrl(DeployRule):
     code = "PY040"
     severity = Severity.INFO
-    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml", "dotenv")
+    file_kinds = ("requirements", "pyproject", "shell", "docker", "yaml", "dotenv", "python")
     example_path = "requirements.txt"
     examples = [
         Valid("--index-url https://wheels.example.org/whl/rocm6.0\ntorch==2.3.0\n"),
@@ -115,9 +116,21 @@ class CudaWheelIndexUrl(DeployRule):
                 message="https://wheels.example.org/whl/cu126 is PyTorch's CUDA wheel index: AMD GPUs need the ROCm "
                         "build, but hipmigrate does not know which ROCm version torch 2.99.0 is published for: "
                         "replace cu126 with that release's rocm tag by hand"),
+        # in Python, the index an install helper passes to pip: reported (the code says which torch it installs)
+        Invalid('import subprocess\nimport sys\n\nsubprocess.check_call([sys.executable, "-m", "pip", "install", '
+                '"torch", "--index-url",\n                       "https://wheels.example.org/whl/cu121"])\n',
+                path="install_deps.py", line=5,
+                message="https://wheels.example.org/whl/cu121 is PyTorch's CUDA wheel index: AMD GPUs need the ROCm "
+                        "build, on the rocm index of the torch release this code installs (rocm7.1 for the newest "
+                        "one hipmigrate knows): change it by hand"),
+        Valid('URL = "https://wheels.example.org/whl/cu121/extras/readme.txt"\nprint("see /whl/cu121")\n',
+              path="notes.py"),
     ]
 
     def check(self, ctx):
+        if ctx.kind == "python":
+            yield from self._python(ctx)
+            return
         deps, urls = dependencies(ctx) if ctx.kind != "dotenv" else ([], [])
         urls = [*urls, *self._variables(ctx)]
         for url in urls:
@@ -140,6 +153,20 @@ class CudaWheelIndexUrl(DeployRule):
                 which += " (check that it holds a release within the file's torch range)"
             yield self.finding(ctx, url.start, url.end, f"{head}, published on the {tag} index {which}",
                                edits=[Edit(start, end, tag)], title=f"Use the {tag} wheel index")
+
+    def _python(self, ctx):
+        """A CUDA wheel index written as a Python string (`subprocess.check_call([..., "--index-url", URL])`, an
+        install helper's constant): reported, since which torch it installs is the code's to say."""
+        if not CUDA_URL.search(ctx.data) or ctx.wrapper is None:
+            return
+        for node in index(ctx).strings:
+            value = string_value(node)
+            if value is None or not value.startswith(("http://", "https://")) or cuda_segment(value) is None:
+                continue
+            start, end = ctx.byte_span(node)
+            yield self.finding(ctx, start, end, f"{value} is PyTorch's CUDA wheel index: AMD GPUs need the ROCm build, "
+                               f"on the rocm index of the torch release this code installs ({NEWEST_TAG} for the "
+                               "newest one hipmigrate knows): change it by hand", severity=Severity.WARNING)
 
     @staticmethod
     def _variables(ctx) -> list[IndexUrl]:

@@ -1,6 +1,8 @@
 """`nvcc` run from a shell script, a Dockerfile's `RUN`/`CMD`/`ENTRYPOINT` (shell form, or exec form through `sh -c`),
 or a CI step (GitHub Actions `run:`, GitLab CI `script:`), also by a path (`/usr/local/cuda/bin/nvcc -V`,
-`$CUDA_HOME/bin/nvcc` is not followed: its name is built at run time); read through migrate/deploy/shell_commands.py.
+`$CUDA_HOME/bin/nvcc` is not followed: its name is built at run time), or by a variable the same shell text sets
+once to such a path (`NVCC=/usr/local/cuda/bin/nvcc` then `$NVCC -V`: reported at the use with the origin, no fix);
+read through migrate/deploy/shell_commands.py.
 
 Why: there is no nvcc on a ROCm machine; HIP's compiler driver is `hipcc` (AMD's clang underneath).
 
@@ -18,7 +20,7 @@ What happens, by case:
 """
 from __future__ import annotations
 
-from migrate.deploy.shell_commands import commands, output_parsed, status_read, text
+from migrate.deploy.shell_commands import commands, output_parsed, status_read, text, through_variables
 from migrate.model import Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 
@@ -59,10 +61,27 @@ class NvccInShell(DeployRule):
                 message="which nvcc looks up NVIDIA's compiler, which a ROCm machine does not have: hipcc is HIP's "
                         "compiler driver"),
         Valid("#!/bin/sh\nif which nvcc > /dev/null; then make cuda; fi\nNVCC=$(command -v nvcc)\n"),
+        # a compiler path kept in a variable of the script: reported at the use, the origin named
+        Invalid('#!/bin/bash\nNVCC="/usr/local/cuda/bin/nvcc"\n"$NVCC" --version\n', line=3,
+                message="nvcc --version (through NVCC, set at line 2) does not exist on ROCm machines: hipcc "
+                        "--version prints HIP's version and the clang it drives: write hipcc where the command is set"),
     ]
 
     def check(self, ctx):
         yield from self._lookups(ctx)
+        for shell, command, origin in through_variables(ctx, "nvcc"):
+            arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
+            start, end = shell.at(command.start_byte), shell.at(command.end_byte)
+            shown = f"{' '.join(['nvcc', *arguments])} (through {origin})"
+            if len(arguments) == 1 and arguments[0] in VERSION:
+                parsed = output_parsed(shell, command)
+                yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines" + (
+                    ", and its output is parsed here: `hipconfig --version` prints HIP's version alone" if parsed else
+                    ": hipcc --version prints HIP's version and the clang it drives: write hipcc where the command "
+                    "is set"))
+            else:
+                yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for "
+                                   "AMD GPUs, but nvcc's options differ: rewrite this command by hand")
         for shell, command, name in commands(ctx, "nvcc"):
             arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
             start, end = shell.at(command.start_byte), shell.at(command.end_byte)

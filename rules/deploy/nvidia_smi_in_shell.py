@@ -20,12 +20,14 @@ What happens, by case (the same as PY011 for Python):
 - Output parsed (in `$(...)` or backquotes, piped into another command, or redirected to a file): WARNING, no fix:
   amd-smi's text has another layout; parse `amd-smi <command> --json` (or `--csv`).
 - Other options: WARNING naming the nearest amd-smi command where there is one.
-Commands whose words are built at run time (`$SMI -L`) are not followed. Inside an exec-form JSON string the new
+A command named by a variable that the same shell text sets once to a literal (`SMI=nvidia-smi` then `$SMI
+-L`) is reported at the use with the origin named, without a fix (the command is written where it is set);
+other commands built at run time are not followed. Inside an exec-form JSON string the new
 command is written with JSON's escapes (none of the commands above needs one).
 """
 from __future__ import annotations
 
-from migrate.deploy.shell_commands import commands, output_parsed, status_read, text
+from migrate.deploy.shell_commands import commands, output_parsed, status_read, text, through_variables
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import DeployRule, Invalid, Valid
 from migrate.smi import EXACT, counterpart
@@ -81,14 +83,38 @@ class NvidiaSmiInShell(DeployRule):
                       "        run: rocm-smi\n", path=".github/workflows/gpu.yml", line=6,
                 message="nvidia-smi does not exist on AMD machines: rocm-smi prints a summary table like it and fails "
                         "without a GPU (amd-smi does so without arguments only in ROCm releases after 7.2)"),
+        # a command named by a variable the script sets to nvidia-smi: reported at the use, the origin named
+        Invalid("#!/bin/bash\nSMI=nvidia-smi\n$SMI -L\n", line=3,
+                message="nvidia-smi -L (through SMI, set at line 2) does not exist on AMD machines: amd-smi list is "
+                        "its counterpart: write it where the command is set"),
     ]
 
     def check(self, ctx):
         for shell, command, name in commands(ctx, "nvidia-smi"):
-            arguments = command.children_by_field_name("argument")
-            if any(a.type not in ("word", "number") for a in arguments):
-                continue  # an expansion or a quoted string: not followed
-            yield from self._command(ctx, shell, command, name, [text(shell, a) for a in arguments])
+            options = _options(shell, command)
+            if options is not None:
+                yield from self._command(ctx, shell, command, name, options)
+        for shell, command, origin in through_variables(ctx, "nvidia-smi"):
+            options = _options(shell, command)
+            if options is not None:
+                yield from self._through(ctx, shell, command, origin, options)
+
+    def _through(self, ctx, shell, command, origin: str, options: list[str]):
+        """A command named by a variable set to nvidia-smi: reported at the use, where the variable came from named;
+        the command is written where the variable is set, so no fix."""
+        shown = f"{' '.join(['nvidia-smi', *options])} (through {origin})"
+        start, end = shell.at(command.start_byte), shell.at(command.end_byte)
+        near = counterpart(tuple(options))
+        new = EXACT.get(tuple(options))
+        if output_parsed(shell, command):
+            how = f"parse `{near} --json` (or --csv)" if near else "parse an amd-smi command's --json output"
+            tail = f"and its output is parsed here: amd-smi prints another layout: {how}"
+        elif new is not None or not options:
+            tail = f"{' '.join(new) if new else 'rocm-smi'} is its counterpart: write it where the command is set"
+        else:
+            tail = f"the nearest amd-smi command is {near} (its options differ)" if near else \
+                "amd-smi has no direct counterpart of these options"
+        yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {tail}")
 
     def _command(self, ctx, shell, command, name, options: list[str]):
         shown = " ".join(["nvidia-smi", *options])
@@ -117,3 +143,11 @@ class NvidiaSmiInShell(DeployRule):
             hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
                 "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
+
+
+def _options(shell, command) -> list[str] | None:
+    """The command's options, or None where one is an expansion or a quoted string (not followed)."""
+    arguments = command.children_by_field_name("argument")
+    if any(a.type not in ("word", "number") for a in arguments):
+        return None
+    return [text(shell, a) for a in arguments]

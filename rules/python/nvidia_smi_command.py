@@ -27,20 +27,13 @@ fix. Commands built otherwise at run time (an f-string, a name bound several tim
 """
 from __future__ import annotations
 
-import os
-import shlex
-
 import libcst as cst
 
 from migrate.model import Applicability, Edit, Severity
-from migrate.python.index import arguments, index, quoted, string_value
-from migrate.python.origins import resolved, resolved_string
+from migrate.python.commands import Command, commands
+from migrate.python.index import quoted
 from migrate.smi import EXACT, counterpart as _counterpart
 from migrate.rule import PythonRule, Invalid, Valid
-
-RUNNERS = {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"}
-READERS = {"subprocess.check_output", "subprocess.getoutput", "subprocess.getstatusoutput", "os.popen"}
-SHELL = ("|", ">", "<", ";", "&&", "||", "`", "$(")
 
 
 class NvidiaSmiCommand(PythonRule):
@@ -88,65 +81,26 @@ class NvidiaSmiCommand(PythonRule):
     ]
 
     def check(self, ctx):
-        if b"nvidia-smi" not in ctx.data:  # cheap test first: most files never name it
-            return
-        for call in index(ctx).calls:
-            names = ctx.qualified_names(call.func)
-            if not names & (RUNNERS | READERS):
-                continue
-            args = arguments(call)
-            command = args.get(0, "args")
-            if command is None:
-                continue
-            parsed = bool(names & READERS) or _captured(ctx, args)
-            check = args.keywords.get("check")
-            checked = not isinstance(index(ctx).parent(call), cst.Expr) or "subprocess.check_call" in names \
-                or (check is not None and not (isinstance(check.value, cst.Name) and check.value.value == "False"))
-            yield from self._command(ctx, command.value, parsed, checked)
+        for command in commands(ctx, "nvidia-smi"):
+            yield from self._command(ctx, command)
 
-    def _command(self, ctx, node: cst.BaseExpression, parsed: bool, checked: bool):
-        use, origin = node, ""
-        if not isinstance(node, (cst.List, cst.Tuple)) and string_value(node) is None:
-            node, origin = resolved(ctx, node)  # a name, shutil.which(...) or a helper's result: followed
-        if isinstance(node, (cst.List, cst.Tuple)):
-            found = [resolved_string(ctx, e.value) for e in node.elements]
-            values = [value for value, _ in found]
-            if not values or values[0] is None or os.path.basename(values[0]) != "nvidia-smi":
-                return
-            words = values
-            origin = origin or found[0][1]
-            literal = all(v is not None for v in values) and all(isinstance(e.value, cst.SimpleString)
-                                                                   for e in node.elements)
-        else:
-            value = string_value(node)
-            if value is None:
-                return
-            try:
-                words = shlex.split(value)
-            except ValueError:
-                return
-            if not words or os.path.basename(words[0]) != "nvidia-smi":
-                return
-            literal = isinstance(node, cst.SimpleString)
-            if any(op in value for op in SHELL):
-                parsed = True
-        options = tuple(w for w in words[1:] if w is not None)
-        shown = " ".join(["nvidia-smi", *(w if w is not None else "..." for w in words[1:])])
-        if origin:  # reported at the use, the origin named; the literal is edited by hand
-            shown, literal, node = f"{shown} (through {origin})", False, use
+    def _command(self, ctx, command: Command):
+        options, shown = command.options, command.shown
+        node = command.at
         start, end = ctx.byte_span(node)
         counterpart = _counterpart(options)
-        if parsed:
+        if command.parsed:
             how = f"parse `{counterpart} --json` (or --csv)" if counterpart else "parse an amd-smi command's --json output"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines, and its output is parsed "
                                f"here: amd-smi prints another layout: {how}, or use the amdsmi Python library")
             return
-        if origin and EXACT.get(options):
+        if command.origin and EXACT.get(options):
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(EXACT[options])} "
                                "is its counterpart: write it where the command is set")
             return
-        new = EXACT.get(options) if literal else None
-        if new is None and not options and literal:
+        new = EXACT.get(options) if command.literal else None
+        if new is None and not options and command.literal:
+            checked = command.checked
             yield self.finding(ctx, start, end, "nvidia-smi does not exist on AMD machines: rocm-smi prints a summary "
                                "table like it (amd-smi does so without arguments only in ROCm releases after 7.2)"
                                + (", but this code tests its exit status: check how rocm-smi fails on your machines"
@@ -172,15 +126,3 @@ class NvidiaSmiCommand(PythonRule):
             return Edit(start, end, ", ".join(quoted(first, w) for w in new))
         return Edit(*ctx.byte_span(node), quoted(node, " ".join(new)))
 
-
-def _captured(ctx, args) -> bool:
-    capture = args.keywords.get("capture_output")
-    if capture is not None and not (isinstance(capture.value, cst.Name) and capture.value.value in ("False", "None")):
-        return True
-    stdout = args.keywords.get("stdout")
-    if stdout is None:
-        return False
-    value = stdout.value
-    if isinstance(value, cst.Name) and value.value == "None":
-        return False
-    return not ctx.qualified_names(value) & {"subprocess.DEVNULL"}

@@ -110,4 +110,5 @@ void sort(int* b, int* e, cudaStream_t s) {
   thrust::sort(thrust::cuda::par.on(s), b, e);
 }
 """
-    assert hazards(source) == [("HAZ013", 7), ("HAZ016", 1), ("HAZ016", 2), ("HAZ016", 14)]
+    # mma.h is CPP052's (written for rocWMMA), not a library without a port
+    assert hazards(source) == [("HAZ013", 7), ("HAZ016", 1), ("HAZ016", 14)]

@@ -116,3 +116,14 @@ def test_the_block_gives_each_targets_wave_size(hipcc72, hipcc64, tmp_path, targ
     # the values 6.4's macro had, in both passes
     same = compile_(hipcc64, CHECK, target, tmp_path, "-DWANT=__AMDGCN_WAVEFRONT_SIZE", "-Wno-deprecated-pragma")
     assert same.returncode == 0, same.stderr
+
+
+def test_the_block_never_lands_inside_a_comment_continued_by_a_backslash():
+    """A `//` comment whose line ends in a backslash goes on to the next line: the wave-size block goes after both
+    (it was put between them, so the block became comment and the comment's second line code; a fuzz find)."""
+    data = b"// sizes \\\nstill the comment\n#include <hip/hip_runtime.h>\n__shared__ float s[warpSize];\n"
+    from migrate.cpp.context import CppContext
+    from migrate.options import Options
+
+    [edit] = wave_size.block_edits(CppContext("k.cu", data, Options(), default_packs(), "7.2"))
+    assert edit.start == data.index(b"#include")

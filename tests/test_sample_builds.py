@@ -92,6 +92,31 @@ def test_migrated_for_hip_6_4_builds_for_mi300_mi350_and_rdna3(sample, tmp_path,
         assert "Shared library: [libMIOpen.so.1]" in dynamic and "[libamdhip64.so.6]" in dynamic, dynamic
 
 
+AMD_TARGETS_72 = ("gfx942", "gfx950", "gfx1201")  # MI300X, MI350/MI355X, Radeon RX 9070
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_migrated_for_hip_7_2_builds_for_mi300_mi350_and_rdna4(sample, tmp_path, hipcc72):
+    """Migrated with --hip-version 7.2, every unit compiles with HIP 7.2 (LLVM 22) for gfx942, gfx950 and gfx1201,
+    and the migrated Makefile or CMake build compiles and links the program inside the toolchain's root (RCCL's
+    library included: the 7.2 root has it)."""
+    out = tmp_path / "hip"
+    api.run(sample / "src", out, Options(hip_version="7.2", offload_arch=AMD_TARGETS_72))
+    result = api.build(out, AMD_TARGETS_72, jobs=2, project_build=True, hip_version="7.2")
+    assert result.hipcc == hipcc72 and result.hip_version.startswith("7.2.")
+    assert [(u.path, u.target, u.status) for u in result.units] == [
+        (u.path, t, "ok") for u in result.units[::len(AMD_TARGETS_72)] for t in AMD_TARGETS_72], \
+        [f.message for u in result.units for f in u.findings]
+    assert result.units and all(u.findings == () for u in result.units)
+    project = result.project
+    assert project is not None and project.status == "ok", project.output_tail
+    programs = [p for p in out.rglob("*") if p.is_file() and os.access(p, os.X_OK) and p.suffix == ""
+                and p.read_bytes()[:4] == b"\x7fELF" and "CMakeFiles" not in p.parts]
+    assert programs, "the build produced no program"
+    dynamic = subprocess.run([need_tool("readelf"), "-d", str(programs[0])], capture_output=True, text=True).stdout
+    assert "Shared library: [libamdhip64.so.7]" in dynamic, dynamic
+
+
 @pytest.mark.hipcc
 @pytest.mark.torch
 @pytest.mark.parametrize("version, targets", [("5.2", ("gfx90a",)), ("6.4", AMD_TARGETS_64)])

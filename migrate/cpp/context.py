@@ -16,7 +16,7 @@ from migrate.packs import Mapping, Packs
 CUDA_LOOKING = re.compile(
     r"(?:cuda[A-Z]|cu[A-Z][a-z]|CU_|CUDA_ERROR|cublas[A-Z]|CUBLAS_|cublasLt|curand[A-Z]|CURAND_|cufft[A-Z]|CUFFT_|"
     r"cusparse[A-Z]|CUSPARSE_|cusolver[A-Z]|CUSOLVER_|cudnn[A-Z]|CUDNN_|nvrtc[A-Z]|NVRTC_|nvml[A-Z]|NVML_|"
-    r"__nv_|nv_bfloat|nvcuda\b|nvtx[A-Z]|NVTX_|nvtx3\b)")
+    r"__nv_|nv_bfloat|nvtx[A-Z]|NVTX_|nvtx3\b)")  # nvcuda (WMMA): CPP052
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 
 

@@ -25,8 +25,9 @@ CONSTANT_UNTIL = (7, 0)  # warpSize is a constant expression before HIP 7.0
 MACROS_DEPRECATED = (6, 3)  # the compiler warns on __AMDGCN_WAVEFRONT_SIZE(__) (checked with 6.4)
 MACROS_REMOVED = (7, 2)  # and no longer defines them (checked with 7.2)
 DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+" + MACRO.encode() + rb"\b", re.M)
-# leading comments and blank lines, then a `#pragma once` or an include guard: the block goes after them
-LEAD = re.compile(rb"\A(?:[ \t]*(?://[^\n]*|/\*.*?\*/)?[ \t]*\r?\n)*"
+# leading comments and blank lines, then a `#pragma once` or an include guard: the block goes after them (a `//`
+# comment goes on past a backslash at its line's end: the block must not land inside it, a fuzz find)
+LEAD = re.compile(rb"\A(?:[ \t]*(?://(?:\\\r?\n|[^\n])*|/\*.*?\*/)?[ \t]*\r?\n)*"
                   rb"(?:[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n"
                   rb"|[ \t]*#[ \t]*ifndef[ \t]+(\w+)[^\n]*\n[ \t]*#[ \t]*define[ \t]+\1\b[^\n]*\n)?", re.S)
 

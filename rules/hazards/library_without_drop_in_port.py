@@ -1,10 +1,10 @@
-"""A CUDA library whose ROCm counterpart is not a rename: cudnn_frontend, WMMA, CUTLASS, libcu++ and the parts of
+"""A CUDA library whose ROCm counterpart is not a rename: cudnn_frontend, CUTLASS, libcu++ and the parts of
 cooperative groups HIP lacks; and Thrust's CUDA policy.
 
 hipify-style renaming cannot port these: cudnn_frontend (NVIDIA's header-only C++ graph API over cuDNN's backend)
-has no MIOpen build (cuDNN's C API is mapped: rules/mappings/cudnn.toml, CPP030-CPP033), `nvcuda::wmma` fragments
-become rocWMMA (other fragment shapes, 64-lane waves), and CUTLASS/CuTe templates have no AMD build (Composable Kernel
-or hipBLASLt instead). cuBLASLt is not here: the
+has no MIOpen build (cuDNN's C API is mapped: rules/mappings/cudnn.toml, CPP030-CPP033), and CUTLASS/CuTe templates
+have no AMD build (Composable Kernel or hipBLASLt instead). WMMA (`mma.h`, `nvcuda::wmma`) is not here: CPP052
+writes it for rocWMMA and reports the fragments rocWMMA lacks. cuBLASLt is not here: the
 packs map it onto hipBLASLt (rules/mappings/cublaslt.toml), and CPP040, HAZ040 and HAZ041 report where hipBLASLt
 differs. libcu++ (`<cuda/barrier>`, `<cuda/atomic>`, `<cuda/std/...>`: `cuda::barrier`, `cuda::pipeline`,
 `cuda::atomic_ref`) ships with no ROCm release, and HIP's cooperative groups (5.2 to 6.4) have no
@@ -29,8 +29,6 @@ LIBRARIES = {
                        "(miopenCreateConvProblem, miopenFindSolutions, miopenRunSolution) or a fusion plan (from ROCm 7, "
                        "hipDNN's hipdnn_frontend, in beta, follows cudnn_frontend's graph API)",
                        Severity.ERROR),
-    "wmma": ("WMMA (nvcuda::wmma)", "does not exist in HIP: use rocWMMA (rocwmma::fragment, 64-lane wavefronts)",
-             Severity.ERROR),
     "cutlass": ("CUTLASS", "has no AMD build: use Composable Kernel or hipBLASLt", Severity.ERROR),
     "libcudacxx": ("libcu++ (<cuda/...>)", "ships with no ROCm release: write cuda::barrier, cuda::pipeline and "
                    "cuda::atomic with __syncthreads(), HIP's atomics and std:: types by hand", Severity.ERROR),
@@ -43,20 +41,12 @@ def library_of_include(path: str) -> str | None:
     name = path.strip("<>\"")
     if name.startswith(("cudnn_frontend", "cudnn-frontend/")):
         return "cudnn_frontend"
-    if name in ("mma.h", "crt/mma.h"):
-        return "wmma"
     if name.startswith(("cutlass/", "cute/")):
         return "cutlass"
     if name.startswith("cuda/") and "." not in name.rsplit("/", 1)[-1]:  # libcu++'s headers have no extension; a
         return "libcudacxx"  # project's own "cuda/kernels.h" does
     if name == "cooperative_groups/memcpy_async.h":  # reduce.h and scan.h: CPP023 writes them
         return "cg_extras"
-    return None
-
-
-def library_of_token(name: str) -> str | None:
-    if name == "nvcuda":
-        return "wmma"
     return None
 
 
@@ -71,12 +61,9 @@ class LibraryWithoutDropInPort(HazardRule):
     examples = [
         Invalid("#include <cudnn_frontend.h>\nnamespace fe = cudnn_frontend;\n", line=1,
                 message=message("cudnn_frontend")),
-        Invalid("#include <mma.h>\nusing namespace nvcuda;\n", message=message("wmma")),
         Invalid('#include "cutlass/gemm/device/gemm.h"\n', message=message("cutlass")),
         # once a file, at the first include of the library
         Invalid("".join(f'#include "cutlass/part{i}.h"\n' for i in range(8)), line=1, message=message("cutlass")),
-        Invalid("__global__ void k() { nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc; }\n",
-                message=message("wmma")),
         Invalid("void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::cuda::par.on(st), b, e); }\n",
                 fixed="void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::hip::par.on(st), b, e); }\n",
                 message="thrust::cuda::par is CUDA Thrust's execution policy: rocThrust spells it thrust::hip::par"),
@@ -95,7 +82,7 @@ class LibraryWithoutDropInPort(HazardRule):
     def check(self, ctx):
         data = ctx.data
         seen: set[str] = set()
-        if b"#" in data and (b"cudnn" in data or b"mma.h" in data or b"cutlass/" in data or b"cute/" in data
+        if b"#" in data and (b"cudnn" in data or b"cutlass/" in data or b"cute/" in data
                              or b"cuda/" in data or b"cooperative_groups/" in data):
             for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
                 library = library_of_include(node.text.decode("utf-8", "surrogateescape"))
@@ -105,11 +92,6 @@ class LibraryWithoutDropInPort(HazardRule):
                     end = node.end_byte
                     yield self.finding(ctx, include.start_byte, end, message(library),
                                        severity=LIBRARIES[library][2])
-        for token in ctx.code_tokens():
-            library = library_of_token(token.name)
-            if library is not None and library not in seen:
-                seen.add(library)
-                yield self.finding(ctx, token.start, token.end, message(library), severity=LIBRARIES[library][2])
         if "cudnn_frontend" not in seen and b"cudnn_frontend" in data:
             for _, token in ctx.code_matches(FRONTEND):
                 seen.add("cudnn_frontend")

@@ -62,18 +62,25 @@ AMD_TARGETS_64 = ("gfx942", "gfx950", "gfx1100")  # MI300X, MI350/MI355X, Radeon
 LINKS_RCCL = {"nccl_nvtx_step"}
 
 
+def built_with(sample: Path, out: Path, release: str, targets: tuple[str, ...], hipcc: str):
+    """The sample migrated for `release` and built with its toolchain for `targets`, units and project build: every
+    unit compiled for every target, with no finding."""
+    api.run(sample / "src", out, Options(hip_version=release, offload_arch=targets))
+    result = api.build(out, targets, jobs=2, project_build=True, hip_version=release)
+    assert result.hipcc == hipcc and result.hip_version.startswith(f"{release}.")
+    assert [(u.path, u.target, u.status) for u in result.units] == [
+        (u.path, t, "ok") for u in result.units[::len(targets)] for t in targets], \
+        [f.message for u in result.units for f in u.findings]
+    assert result.units and all(u.findings == () for u in result.units)
+    return result
+
+
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_migrated_for_hip_6_4_builds_for_mi300_mi350_and_rdna3(sample, tmp_path, hipcc64):
     """Migrated with --hip-version 6.4, every unit compiles with HIP 6.4 (clang 21) for gfx942, gfx950 and gfx1100,
     and the migrated Makefile or CMake build compiles and links the program inside the toolchain's root."""
     out = tmp_path / "hip"
-    api.run(sample / "src", out, Options(hip_version="6.4", offload_arch=AMD_TARGETS_64))
-    result = api.build(out, AMD_TARGETS_64, jobs=2, project_build=True, hip_version="6.4")
-    assert result.hipcc == hipcc64 and result.hip_version.startswith("6.4.")
-    assert [(u.path, u.target, u.status) for u in result.units] == [
-        (u.path, t, "ok") for u in result.units[::len(AMD_TARGETS_64)] for t in AMD_TARGETS_64], \
-        [f.message for u in result.units for f in u.findings]
-    assert result.units and all(u.findings == () for u in result.units)
+    result = built_with(sample, out, "6.4", AMD_TARGETS_64, hipcc64)
     project = result.project
     assert project is not None
     if sample.name in LINKS_RCCL:  # the HIP 6.4 root has RCCL's header, not its library: the one error says so
@@ -101,13 +108,7 @@ def test_migrated_for_hip_7_2_builds_for_mi300_mi350_and_rdna4(sample, tmp_path,
     and the migrated Makefile or CMake build compiles and links the program inside the toolchain's root (RCCL's
     library included: the 7.2 root has it)."""
     out = tmp_path / "hip"
-    api.run(sample / "src", out, Options(hip_version="7.2", offload_arch=AMD_TARGETS_72))
-    result = api.build(out, AMD_TARGETS_72, jobs=2, project_build=True, hip_version="7.2")
-    assert result.hipcc == hipcc72 and result.hip_version.startswith("7.2.")
-    assert [(u.path, u.target, u.status) for u in result.units] == [
-        (u.path, t, "ok") for u in result.units[::len(AMD_TARGETS_72)] for t in AMD_TARGETS_72], \
-        [f.message for u in result.units for f in u.findings]
-    assert result.units and all(u.findings == () for u in result.units)
+    result = built_with(sample, out, "7.2", AMD_TARGETS_72, hipcc72)
     project = result.project
     assert project is not None and project.status == "ok", project.output_tail
     programs = [p for p in out.rglob("*") if p.is_file() and os.access(p, os.X_OK) and p.suffix == ""

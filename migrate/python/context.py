@@ -17,8 +17,6 @@ from migrate.model import Edit
 from migrate.python.names import QualifiedNames
 
 WORD = re.compile(rb"[A-Za-z0-9_]")
-# a line that is only a backslash, or a continuation onto a line that starts with a colon (`except E \` then `:`)
-BARE_CONTINUATION = re.compile(rb"^[ \t]*\\\r?\n|\\\r?\n[ \t]*:", re.M)
 
 # What parsing a file that is not valid Python raises: libcst's own error; SyntaxError from the encoding
 # detection (bytes that are not UTF-8 and no coding cookie, or an unknown codec); UnicodeDecodeError
@@ -87,14 +85,11 @@ class PythonContext(FileContext):
 
     @cached_property
     def _misplaced(self) -> bool:
-        """Whether libcst's byte positions may be off: a line that is only a backslash (a continuation at column 0),
-        an except clause continued onto a line that starts with its colon, or a form feed (which Python reads as
-        indentation whitespace): libcst (1.0 to 1.9) leaves their bytes out of the byte positions of everything
-        after them, which would then land that many bytes early. More generally, whenever the code libcst writes
-        back is not the file (`except ImportError :` comes back without its space, a fuzz find): the positions are
-        those of that code."""
-        if b"\f" in self.data or BARE_CONTINUATION.search(self.data) is not None:
-            return True
+        """Whether libcst's byte positions may be off: they are those of the code libcst writes back, so wherever
+        that is not the file byte for byte, everything after the difference lands early or late. Seen with libcst
+        1.0 to 1.9: a line that is only a backslash (a continuation at column 0), an except clause continued onto a
+        line that starts with its colon, a form feed (which Python reads as indentation whitespace), and a space
+        before an except clause's colon (`except ImportError :`); each of these comes back changed."""
         name, bom = self._encoding
         code = self._text[1] if name in ("utf-8", "utf-8-sig") else self._text[0].encode(name, "surrogateescape")
         return code != self.data[bom:]

@@ -69,33 +69,26 @@ class NvccInShell(DeployRule):
 
     def check(self, ctx):
         yield from self._lookups(ctx)
-        for shell, command, origin in through_variables(ctx, "nvcc"):
+        found = [*((shell, command, name, "") for shell, command, name in commands(ctx, "nvcc")),
+                 *((shell, command, None, origin) for shell, command, origin in through_variables(ctx, "nvcc"))]
+        for shell, command, name, origin in found:
             arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
             start, end = shell.at(command.start_byte), shell.at(command.end_byte)
-            shown = f"{' '.join(['nvcc', *arguments])} (through {origin})"
-            if len(arguments) == 1 and arguments[0] in VERSION:
-                parsed = output_parsed(shell, command)
-                yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines" + (
-                    ", and its output is parsed here: `hipconfig --version` prints HIP's version alone" if parsed else
-                    ": hipcc --version prints HIP's version and the clang it drives: write hipcc where the command "
-                    "is set"))
-            else:
-                yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for "
-                                   "AMD GPUs, but nvcc's options differ: rewrite this command by hand")
-        for shell, command, name in commands(ctx, "nvcc"):
-            arguments = [text(shell, a) for a in command.children_by_field_name("argument")]
-            start, end = shell.at(command.start_byte), shell.at(command.end_byte)
-            shown = " ".join(["nvcc", *arguments])
+            shown = " ".join(["nvcc", *arguments]) + (f" (through {origin})" if origin else "")
             if len(arguments) == 1 and arguments[0] in VERSION:
                 if output_parsed(shell, command):
                     yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines, and its output is "
                                        "parsed here: hipcc --version prints another layout; `hipconfig --version` "
                                        "prints HIP's version alone")
-                    continue
-                yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines: hipcc --version prints "
-                                   "HIP's version and the clang it drives", severity=Severity.INFO,
-                                   edits=[Edit(shell.at(name.start_byte), end, shell.escape("hipcc --version"))],
-                                   title="Run hipcc --version")
+                elif origin:  # named by a variable: hipcc is written where the variable is set
+                    yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines: hipcc --version "
+                                       "prints HIP's version and the clang it drives: write hipcc where the command "
+                                       "is set")
+                else:
+                    yield self.finding(ctx, start, end, f"{shown} does not exist on ROCm machines: hipcc --version "
+                                       "prints HIP's version and the clang it drives", severity=Severity.INFO,
+                                       edits=[Edit(shell.at(name.start_byte), end, shell.escape("hipcc --version"))],
+                                       title="Run hipcc --version")
                 continue
             yield self.finding(ctx, start, end, f"{shown} compiles CUDA for NVIDIA GPUs: hipcc compiles HIP for AMD "
                                "GPUs, but nvcc's options differ (-arch=sm_80 and -gencode become "

@@ -90,34 +90,17 @@ class NvidiaSmiInShell(DeployRule):
     ]
 
     def check(self, ctx):
-        for shell, command, name in commands(ctx, "nvidia-smi"):
+        found = [*((shell, command, name, "") for shell, command, name in commands(ctx, "nvidia-smi")),
+                 *((shell, command, None, origin) for shell, command, origin in through_variables(ctx, "nvidia-smi"))]
+        for shell, command, name, origin in found:
             options = _options(shell, command)
             if options is not None:
-                yield from self._command(ctx, shell, command, name, options)
-        for shell, command, origin in through_variables(ctx, "nvidia-smi"):
-            options = _options(shell, command)
-            if options is not None:
-                yield from self._through(ctx, shell, command, origin, options)
+                yield from self._command(ctx, shell, command, name, options, origin)
 
-    def _through(self, ctx, shell, command, origin: str, options: list[str]):
-        """A command named by a variable set to nvidia-smi: reported at the use, where the variable came from named;
-        the command is written where the variable is set, so no fix."""
-        shown = f"{' '.join(['nvidia-smi', *options])} (through {origin})"
-        start, end = shell.at(command.start_byte), shell.at(command.end_byte)
-        near = counterpart(tuple(options))
-        new = EXACT.get(tuple(options))
-        if output_parsed(shell, command):
-            how = f"parse `{near} --json` (or --csv)" if near else "parse an amd-smi command's --json output"
-            tail = f"and its output is parsed here: amd-smi prints another layout: {how}"
-        elif new is not None or not options:
-            tail = f"{' '.join(new) if new else 'rocm-smi'} is its counterpart: write it where the command is set"
-        else:
-            tail = f"the nearest amd-smi command is {near} (its options differ)" if near else \
-                "amd-smi has no direct counterpart of these options"
-        yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {tail}")
-
-    def _command(self, ctx, shell, command, name, options: list[str]):
-        shown = " ".join(["nvidia-smi", *options])
+    def _command(self, ctx, shell, command, name, options: list[str], origin: str):
+        """The finding for one command; one named by a variable (`origin` says where it is set) is reported at the
+        use without a fix, since the command is written where the variable is set."""
+        shown = " ".join(["nvidia-smi", *options]) + (f" (through {origin})" if origin else "")
         start, end = shell.at(command.start_byte), shell.at(command.end_byte)
         near = counterpart(tuple(options))
         if output_parsed(shell, command):
@@ -126,7 +109,11 @@ class NvidiaSmiInShell(DeployRule):
                                f"here: amd-smi prints another layout: {how}")
             return
         new = EXACT.get(tuple(options))
-        if new is not None:
+        if origin and (new is not None or not options):
+            yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: "
+                               f"{' '.join(new) if new else 'rocm-smi'} is its counterpart: write it where the "
+                               "command is set")
+        elif new is not None:
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {' '.join(new)} is its "
                                "counterpart", edits=[Edit(shell.at(name.start_byte), end, shell.escape(" ".join(new)))],
                                title=f"Run {' '.join(new)}", severity=Severity.INFO)
@@ -143,7 +130,6 @@ class NvidiaSmiInShell(DeployRule):
             hint = f"the nearest amd-smi command is {near} (its options differ)" if near else \
                 "amd-smi (list, static, metric, process, topology, monitor) has no direct counterpart of these options"
             yield self.finding(ctx, start, end, f"{shown} does not exist on AMD machines: {hint}: rewrite this by hand")
-
 
 def _options(shell, command) -> list[str] | None:
     """The command's options, or None where one is an expansion or a quoted string (not followed)."""

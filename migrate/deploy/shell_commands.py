@@ -12,7 +12,7 @@ from typing import Iterator
 import tree_sitter
 
 from migrate.deploy import docker_shell, yaml_shell
-from migrate.deploy.context import parse, walk
+from migrate.deploy.context import walk
 from migrate.deploy.docker_shell import ShellText
 
 CAPTURING = ("command_substitution", "process_substitution")
@@ -26,8 +26,7 @@ def pieces(ctx, needle: bytes) -> list[tuple[tree_sitter.Node, ShellText]]:
     if ctx.kind == "shell":
         return [(ctx.root, ShellText(ctx.data, 0))]
     if ctx.kind == "yaml":
-        return [(parse("shell", shell.text).root_node, shell) for shell in yaml_shell.shell_texts(ctx)
-                if needle in shell.text]
+        return [(root, shell) for root, shell in yaml_shell.trees(ctx) if needle in shell.text]
     return docker_shell.trees(ctx)
 
 

@@ -14,9 +14,17 @@ from typing import Iterator
 import tree_sitter
 
 from migrate.deploy import yaml_nodes as y
+from migrate.deploy.context import parse
 from migrate.deploy.docker_shell import ShellText
 
 SCRIPT_KEYS = ("run", "script", "before_script", "after_script")
+
+
+def trees(ctx) -> list[tuple[tree_sitter.Node, ShellText]]:
+    """(bash tree, ShellText) for each script step of a YAML context, parsed once per file: the rules over
+    diagnostic commands each look through them (migrate/deploy/shell_commands.py)."""
+    return ctx.once("yaml_shell_trees", lambda c: [(parse("shell", shell.text).root_node, shell)
+                                                   for shell in shell_texts(c)])
 
 
 def shell_texts(ctx, keys: tuple[str, ...] = SCRIPT_KEYS) -> Iterator[ShellText]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate.model import Edit, Severity
-from migrate.python.commands import Command, commands
+from migrate.python.commands import commands
 from migrate.python.index import quoted
 from migrate.rule import Invalid, PythonRule, Valid
 

@@ -58,8 +58,8 @@ def through_variables(ctx, name: str) -> Iterator[tuple[ShellText, tree_sitter.N
                     any(c.type != "string_content" for c in value.named_children):
                 continue
             if os.path.basename(text(shell, value).strip("'\"")) == name:
-                line = ctx.data.count(b"\n", 0, shell.at(found[0].start_byte)) + 1
-                yield shell, command, f"{match.group(1)}, set at line {line}"
+                at = shell.at(found[0].start_byte)
+                yield shell, command, f"{match.group(1)}, set at line {ctx.span(at, at).line}"
 
 
 def text(shell: ShellText, node: tree_sitter.Node) -> str:

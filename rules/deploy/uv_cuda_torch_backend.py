@@ -72,16 +72,15 @@ class UvCudaTorchBackend(DeployRule):
             found = origin(ctx, sites, site) if site.value is None and ctx.kind != "python" else None
             for setting in found.settings if found else ():
                 if CUDA.fullmatch(setting.value.strip()):
-                    line = ctx.data.count(b"\n", 0, site.start) + 1
                     yield self.finding(ctx, setting.value_start, setting.value_end,
                                        f"{setting.name}={setting.value.strip()} reaches uv's torch backend ({VARIABLE}, "
-                                       f"line {line}), which then installs PyTorch's CUDA builds, which do not run on "
+                                       f"line {ctx.span(site.start, site.start).line}), which then installs PyTorch's CUDA builds, which do not run on "
                                        f"AMD GPUs: set {CHOICE}")
 
     def _options(self, ctx):
         for shell, command, _ in commands(ctx, "uv"):
-            words = [text(shell, a) for a in command.children_by_field_name("argument")]
             arguments = command.children_by_field_name("argument")
+            words = [text(shell, a) for a in arguments]
             for i, word in enumerate(words):
                 value, node = None, arguments[i]
                 if word.startswith("--torch-backend="):

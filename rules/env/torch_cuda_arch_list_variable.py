@@ -160,13 +160,13 @@ class TorchCudaArchListVariable(EnvRule):
                                    f"({site.value}): PyTorch on ROCm builds extensions for the AMD targets in {TARGET} "
                                    f"({targets})", edits=rename(site, TARGET, targets), title=f"Set {TARGET}={targets}")
 
-    def _from_variable(self, ctx, site, origin: list, targets: str):
+    def _from_variable(self, ctx, site, settings: list, targets: str):
         """`ENV TORCH_CUDA_ARCH_LIST=${CUDA_ARCH}` where the file sets CUDA_ARCH only by literals and reads it only
         here: renamed, and CUDA_ARCH's literal values become the targets (an empty one stays empty)."""
-        variable = origin[0].name
-        values = ", ".join(repr(s.value) for s in origin)
+        variable = settings[0].name
+        values = ", ".join(repr(s.value) for s in settings)
         edits = [Edit(site.start, site.end, TARGET)]
-        for setting in origin:
+        for setting in settings:
             if setting.value.strip():
                 edits.append(Edit(setting.value_start, setting.value_end, written(setting, targets)))
         held = f"{variable} holds the AMD targets ({targets})" if len(edits) > 1 else f"{variable} stays empty"

@@ -55,6 +55,9 @@ UNBUILT = {
                          "6.4": "two definitions become one after renaming, both always compiled: the guard is unsafe"},
     "CPP047-invalid-5": {"5.2": "umax of a braced list: reported, left for a hand edit",
                          "6.4": "umax of a braced list: reported, left for a hand edit"},
+    **{f"CPP054-invalid-{i}": {"5.2": "CUDA 13's memory-location call: hipMemPrefetchAsync_v2 first in HIP 7.2",
+                               "6.4": "CUDA 13's memory-location call: hipMemPrefetchAsync_v2 first in HIP 7.2"}
+       for i in range(4)},
     "CPP052-invalid-0": {"5.2": ROCWMMA, "6.4": ROCWMMA},
     "CPP052-invalid-1": {"5.2": ROCWMMA, "6.4": ROCWMMA},
     "CPP052-invalid-2": {"5.2": ROCWMMA, "6.4": ROCWMMA},

@@ -5,7 +5,8 @@ Renaming keeps the arguments, but some HIP functions take other counts than CUDA
 overload `cudaEventCreate(&e, flags)` is `cudaEventCreateWithFlags`, CUDA 12's `cudaGraphInstantiate(&exec,
 graph, flags)` is HIP's `hipGraphInstantiateWithFlags` (HIP's `hipGraphInstantiate` keeps CUDA 11's five
 arguments), CUDA 13's graph calls pass edge data that HIP's graphs do not have (a null one is dropped), and
-before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument.
+before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument. CUDA 13's
+memory-location forms of `cudaMemPrefetchAsync` and `cudaMemAdvise` are CPP054's.
 rules/data/arity.toml lists each renamed function whose counts differ, per HIP release inspected (5.2, 5.7,
 6.4), generated from the prototypes in the CUDA and HIP headers by scripts/gen_arity.py; the release read is
 the newest inspected at or below the target. Where CUDA's missing trailing arguments have defaults, the fix
@@ -17,6 +18,7 @@ import tomllib
 from functools import lru_cache
 
 from migrate.cpp.calls import arguments, call_of, drop_argument
+from migrate.cpp.mem_location import CALLS as LOCATION_CALLS, location_form
 from migrate.model import Edit, Severity
 from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -132,6 +134,8 @@ class ArgumentCount(CppRule):
             if call is None:
                 continue
             args = arguments(call)
+            if token.name in LOCATION_CALLS and location_form(ctx, token.name, args):
+                continue  # CUDA 13's memory-location form: CPP054's
             found = span_for(entry[1], ctx.target_tuple)
             if found is None or takes(found[1], len(args)):
                 continue

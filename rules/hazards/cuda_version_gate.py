@@ -5,7 +5,9 @@ hipcc defines none of them (no pack renames them: HIP has no macro with their me
 11000` an undefined name reads as 0, so AMD silently builds the branch written for the oldest CUDA; under
 `#ifdef __NVCC__` the code is left out. Reported, not fixed: what the branch needs on AMD is a decision. Test
 `__HIPCC__` or `__HIP_PLATFORM_AMD__` for the compiler and platform, and `HIP_VERSION` (`hip/hip_version.h`) for
-a version. Uses outside `#if`/`#elif`/`#ifdef` conditions are reported by CPP006 as CUDA names with no counterpart.
+a version. Where the gate is a whole `#if NAME >= N` (or `<`) and the branch a HIP build takes does not parse (nvcc
+never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), the finding is
+an error: the build stops there. Uses outside `#if`/`#elif`/`#ifdef` conditions are reported by CPP006 as CUDA names with no counterpart.
 """
 import re
 
@@ -15,6 +17,7 @@ from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 
 WORDS = re.compile(rb"\b(?:CUDA_VERSION|CUDART_VERSION|__CUDACC_VER_(?:MAJOR|MINOR|BUILD)__|__NVCC__)\b")
+UNPARSED = ", and that branch, which nvcc never compiled, does not parse: the HIP build stops there"
 ADVICE = "test __HIPCC__ or __HIP_PLATFORM_AMD__, and HIP_VERSION (hip/hip_version.h) for a version"
 
 
@@ -38,6 +41,9 @@ class CudaVersionGate(HazardRule):
                 message=defined_message("__NVCC__", "__NVCC__")),
         Invalid("#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\nint old_api;\n#endif\n",
                 message=defined_message("CUDART_VERSION", "defined(CUDART_VERSION)")),
+        # the branch a HIP build takes was never compiled, and does not parse: a blocker
+        Invalid("#if CUDART_VERSION >= 2020\nint mapped = 1;\n#else\nint mapped = f(1, , 2);\n#endif\n", line=1,
+                message=value_message("CUDART_VERSION", "CUDART_VERSION >= 2020") + UNPARSED),
         Valid("#if HIP_VERSION >= 60000000\nint new_api;\n#endif\n"),
         Valid('// #if CUDA_VERSION >= 11000\nconst char* s = "CUDA_VERSION";\n'),
         Valid("#define MY_CUDA_VERSION 11\n#if MY_CUDA_VERSION > 10\nint x;\n#endif\n"),
@@ -57,5 +63,28 @@ class CudaVersionGate(HazardRule):
                 yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name))
             else:
                 shown = parent if parent.type == "binary_expression" else node
-                yield self.finding(ctx, shown.start_byte, shown.end_byte,
-                                   value_message(name, " ".join(decoded(shown.text).split())))
+                message = value_message(name, " ".join(decoded(shown.text).split()))
+                if _taken_branch_unparsed(shown):
+                    yield self.finding(ctx, shown.start_byte, shown.end_byte, message + UNPARSED,
+                                       severity=Severity.ERROR)
+                else:
+                    yield self.finding(ctx, shown.start_byte, shown.end_byte, message)
+
+
+def _taken_branch_unparsed(comparison) -> bool:
+    """Whether `NAME >= N` (or `>`, `<`, `<=`) is a whole #if condition and the branch a HIP build takes there, where
+    NAME reads as 0, does not parse: nvcc never compiled it, so the build stops in it."""
+    directive = comparison.parent
+    if comparison.type != "binary_expression" or directive is None or directive.type != "preproc_if" \
+            or directive.child_by_field_name("condition") != comparison:
+        return False
+    operator = comparison.child_by_field_name("operator")
+    right = comparison.child_by_field_name("right")
+    if operator is None or right is None or right.type != "number_literal" or decoded(right.text).strip("uUlL") == "0":
+        return False
+    alternative = directive.child_by_field_name("alternative")
+    if operator.type in (">=", ">"):
+        return alternative is not None and alternative.type == "preproc_else" and alternative.has_error
+    if operator.type in ("<", "<="):
+        return any(c.has_error for c in directive.named_children if c not in (comparison, alternative))
+    return False

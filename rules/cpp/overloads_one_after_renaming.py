@@ -20,12 +20,12 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.conditionals import branches
+from migrate.cpp.definitions import DEFINITIONS, at_namespace_scope, function_declarator, parameter_types, scope
 from migrate.edits import line_start, next_line
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 WORD = re.compile(r"[A-Za-z_]\w*")
-DEFINITIONS = parse.query("(function_definition declarator: (_) @declarator) @function")
 UNSAFE = (("unsafe_fixes", True),)
 GUARDED = """\
 #ifdef __DRIVER_TYPES_H__
@@ -96,18 +96,18 @@ class OverloadsOneAfterRenaming(CppRule):
         #                                                  and where the definition starts and ends
         for m in parse.matches(DEFINITIONS, ctx.tree.root_node):
             function = m["function"][0]
-            if not _at_namespace_scope(function):
+            if not at_namespace_scope(function):
                 continue
-            declarator = _function_declarator(m["declarator"][0])
+            declarator = function_declarator(m["declarator"][0])
             if declarator is None:
                 continue
             name_node = declarator.child_by_field_name("declarator")
             params = declarator.child_by_field_name("parameters")
             if name_node is None or params is None or name_node.type != "identifier":
                 continue
-            cuda = _parameters(params)
+            cuda = parameter_types(params)
             hip = ", ".join(self._renamed(ctx, p) for p in cuda)
-            key = (_scope(function), name_node.text, hip)
+            key = (scope(function), name_node.text, hip)
             shown = ", ".join(cuda)
             earlier = seen.get(key)
             if earlier is None:
@@ -138,49 +138,3 @@ class OverloadsOneAfterRenaming(CppRule):
             mapping = names.get(m.group())
             return ctx.hip_name(mapping) if mapping is not None and mapping.hip else m.group()
         return WORD.sub(one, parameter)
-
-
-def _at_namespace_scope(function) -> bool:
-    node = function.parent
-    while node is not None and (node.type in ("declaration_list", "namespace_definition", "linkage_specification")
-                                or node.type.startswith("preproc_")):
-        node = node.parent
-    return node is not None and node.type == "translation_unit" and (
-        function.parent is None or function.parent.type != "template_declaration")
-
-
-def _scope(function) -> tuple[bytes, ...]:
-    names = []
-    node = function.parent
-    while node is not None:
-        if node.type == "namespace_definition":
-            n = node.child_by_field_name("name")
-            names.append(n.text if n is not None else b"")
-        node = node.parent
-    return tuple(reversed(names))
-
-
-def _function_declarator(node):
-    while node is not None and node.type != "function_declarator":
-        node = node.child_by_field_name("declarator")
-    return node
-
-
-def _parameters(params) -> list[str]:
-    """Each parameter's type, its name left out and spaces normalised."""
-    out = []
-    for p in params.named_children:
-        if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
-            out.append(" ".join(p.text.decode("utf-8", "replace").split()))
-            continue
-        declarator = p.child_by_field_name("declarator")
-        text = p.text
-        if declarator is not None:
-            name = declarator
-            while name.child_by_field_name("declarator") is not None:
-                name = name.child_by_field_name("declarator")
-            if name.type == "identifier":
-                a, b = name.start_byte - p.start_byte, name.end_byte - p.start_byte
-                text = text[:a] + text[b:]
-        out.append(" ".join(text.decode("utf-8", "replace").split()))
-    return out

@@ -215,8 +215,16 @@ inline hipError_t hipCreateTextureObject(hipTextureObject_t* texture, const hipR
   if (e != hipSuccess) return e;
   for (int i = 0; i < 3; ++i) t.address[i] = desc->addressMode[i];
   for (int i = 0; i < 4; ++i) t.border[i] = desc->borderColor[i];
-  t.filter = desc->filterMode;
   t.normalized_read = desc->readMode == hipReadModeNormalizedFloat && t.kind != hipChannelFormatKindFloat;
+  if (t.normalized_read && t.bits < 32) {  // the hardware stores the border color in the texel's format
+    float most = static_cast<float>((1 << (t.kind == hipChannelFormatKindSigned ? t.bits - 1 : t.bits)) - 1);
+    float least = t.kind == hipChannelFormatKindSigned ? -1.0f : 0.0f;
+    for (int i = 0; i < 4; ++i) {
+      float b = t.border[i] < least ? least : (t.border[i] > 1.0f ? 1.0f : t.border[i]);
+      t.border[i] = ceilf(b * most - 0.5f) / most;  // to the nearest, halves down (0.5 -> 127/255)
+    }
+  }
+  t.filter = desc->filterMode;
   t.normalized_coords = desc->normalizedCoords;
   return publish(texture, t);
 }
@@ -353,7 +361,7 @@ __device__ inline T point(const Texture& t, int x, int y, int z, int layer) {
   if (loaded<T>::value && !t.normalized_read && t.kind != hipChannelFormatKindFloat) {
     int ax = address(t, 0, x, t.width), ay = address(t, 1, y, t.height);
     int az = layer < 0 ? address(t, 2, z, t.depth) : (layer < t.depth ? layer : t.depth - 1);
-    T v{};
+    T v{};  // outside, with the border mode: zero, as the hardware gives for an integer element type
     if (ax >= 0 && ay >= 0 && az >= 0) memcpy(&v, element(t, ax, ay, az), sizeof(T) < 16 ? sizeof(T) : 16);
     return v;
   }
@@ -381,7 +389,12 @@ __device__ inline T sample(const Texture& t, float x, float y, float z, int dims
   float xb = x - 0.5f, yb = y - 0.5f, zb = z - 0.5f;
   int i = static_cast<int>(floorf(xb)), j = static_cast<int>(floorf(yb)), k = static_cast<int>(floorf(zb));
   float a = weight(xb - i), b = weight(yb - j), c = weight(zb - k);
-  if (dims == 1) return result<T>::from(mix(texel_at(t, i, 0, 0, layer), texel_at(t, i + 1, 0, 0, layer), a));
+  if (dims == 1) {
+    float4 r = mix(texel_at(t, i, 0, 0, layer), texel_at(t, i + 1, 0, 0, layer), a);
+    // the hardware filters a 1D texture as a row at y = 0 between row -1 and row 0: half the border comes in
+    if (layer < 0 && t.address[1] == hipAddressModeBorder) r = mix(border(t), r, 0.5f);
+    return result<T>::from(r);
+  }
   float4 r0 = mix(texel_at(t, i, j, dims > 2 ? k : 0, layer), texel_at(t, i + 1, j, dims > 2 ? k : 0, layer), a);
   float4 r1 = mix(texel_at(t, i, j + 1, dims > 2 ? k : 0, layer), texel_at(t, i + 1, j + 1, dims > 2 ? k : 0, layer), a);
   float4 s = mix(r0, r1, b);
@@ -412,13 +425,19 @@ template <class T>
 __device__ inline T tex3D(hipTextureObject_t object, float x, float y, float z) {
   return sample<T>(texture_of(object), x, y, z, 3, -1);
 }
+// A layer out of range reads the last layer (the hardware compares it unsigned).
+__device__ inline int layer_of(const Texture& t, int layer) {
+  return static_cast<unsigned int>(layer) < static_cast<unsigned int>(t.depth) ? layer : t.depth - 1;
+}
 template <class T>
 __device__ inline T tex1DLayered(hipTextureObject_t object, float x, int layer) {
-  return sample<T>(texture_of(object), x, 0, 0, 1, layer);
+  const Texture& t = texture_of(object);
+  return sample<T>(t, x, 0, 0, 1, layer_of(t, layer));
 }
 template <class T>
 __device__ inline T tex2DLayered(hipTextureObject_t object, float x, float y, int layer) {
-  return sample<T>(texture_of(object), x, y, 0, 2, layer);
+  const Texture& t = texture_of(object);
+  return sample<T>(t, x, y, 0, 2, layer_of(t, layer));
 }
 // Without mipmaps a level of detail or a gradient selects the base level, as CUDA does for an array.
 template <class T>

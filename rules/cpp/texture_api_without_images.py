@@ -11,9 +11,12 @@ fill and free arrays and texture or surface objects is qualified with that names
 w, h)`. An array is plain device memory, a texture object a descriptor in device memory, and a fetch computes what
 the texture unit would: addressing (wrap, clamp, mirror, border), normalized coordinates, normalized reads of 8- and
 16-bit integers, linear filtering with CUDA's 8-bit fractional weights, layers, cube maps, gathers; a level of
-detail or gradient reads the base level (there are no mipmaps). The results match CUDA's texture hardware
-(`benchmarks/device/texture_check.sh` compares them on an NVIDIA GPU); speed differs: measure the kernels that
-read textures.
+detail or gradient reads the base level (there are no mipmaps). `benchmarks/device/texture_check.sh` compares the
+results with CUDA's texture hardware on an NVIDIA GPU: fetches, conversions, gathers, surfaces and the filter weights
+match exactly; the hardware's fixed-point coordinates can move a linear-filtering weight by one step (1/256) or
+pick the neighbouring texel at exactly a texel's edge under normalized coordinates, and CUDA filters cube maps across
+face edges where this path stays on one face (benchmarks/README.md). Speed differs: measure the kernels that read
+textures.
 
 The whole program must use one path: an array or object made by HIP's runtime and read by the software path, or
 the reverse, is garbage. So every file with such a call is rewritten, and what the software path cannot stand for

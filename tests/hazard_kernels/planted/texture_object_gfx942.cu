@@ -1,12 +1,13 @@
-// expect: HAZ029 9
-// Reads through a texture object: HIP has textures on gfx90a and RDNA, not on gfx942 (the default target).
+// expect: HAZ029 10
+// Reads a layered cube map: HIP has textures on gfx90a and RDNA, not on gfx942 (the default target), and the
+// software texture path (CPP053) has no layered cube maps.
 #include <cuda_runtime.h>
 
 __global__ void sample(cudaTextureObject_t tex, float* out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = tex1Dfetch<float>(tex, i);
+        out[i] = texCubemapLayered<float>(tex, 1.0f, 0.0f, 0.0f, i);
 }
 
 cudaTextureObject_t makeTexture(float* d, int n)

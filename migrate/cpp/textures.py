@@ -1,6 +1,9 @@
 """The names of CUDA's texture fetch and surface functions, for the rules about textures: HAZ009 (texture references),
 HAZ029 (targets without HIP's image API, what the software path lacks) and CPP053 (the software path)."""
+import re
 from pathlib import Path
+
+from migrate.cpp import parse
 
 FETCHES = ("tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "tex1DLod",
            "tex2DLod", "tex3DLod", "tex1DGrad", "tex2DGrad", "tex3DGrad", "tex2Dgather")
@@ -25,6 +28,7 @@ SOFTWARE_HOST = ("hipMallocArray", "hipMalloc3DArray", "hipFreeArray", "hipArray
 NOT_SOFTWARE = ("MallocMipmappedArray", "GetMipmappedArrayLevel", "FreeMipmappedArray", "GraphicsSubResourceGetMappedArray",
                 "GetTextureObjectResourceDesc", "GetTextureObjectTextureDesc", "ExternalMemoryGetMappedMipmappedArray")
 MARKER = "HIPMIGRATE_TEXTURES_IN_SOFTWARE"
+TEXTURE_REFERENCE = re.compile(rb"\btexture\s*<")
 NAMESPACE = "hipmigrate_tex"
 
 
@@ -38,3 +42,9 @@ def block(newline: str = "\n") -> str:
     through its headers compiles)."""
     text = (Path(__file__).parent / "texture_shim.h").read_text(encoding="utf-8").rstrip("\n")
     return text.replace("\n", newline)
+
+
+def has_texture_reference(ctx) -> bool:
+    """Whether the file declares a texture reference (`texture<...>`) in code, not in a comment: HAZ009's file, left
+    alone by HAZ029 and CPP053."""
+    return any(ctx.locate(m.start(), m.end())[0] is parse.Context.CODE for m in TEXTURE_REFERENCE.finditer(ctx.data))

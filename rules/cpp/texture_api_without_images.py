@@ -29,7 +29,7 @@ import re
 from migrate.cpp import parse
 from migrate.cpp.includes import includes
 from migrate.cpp.textures import (MARKER, NAMESPACE, NOT_SOFTWARE, SOFTWARE_DEVICE, SOFTWARE_HOST, alternatives,
-                                  block)
+                                  block, has_texture_reference)
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 from migrate.targets import without_images
@@ -38,7 +38,6 @@ HOST = tuple(name[3:] for name in SOFTWARE_HOST)
 CALL = re.compile(rb"(?<![\w:.>])(" + alternatives(SOFTWARE_DEVICE) + rb"|(?:cuda|hip)(?:" + alternatives(HOST)
                   + rb"))\s*(?:<[^;(){}]*>)?\s*\(")
 UNCOVERED = re.compile(rb"\b(?:cuda|hip)(" + alternatives(NOT_SOFTWARE) + rb")\b")
-TEXTURE_REFERENCE = re.compile(rb"\btexture\s*<")
 BLOCK_END = re.compile(rb"#endif[ \t]*//[ \t]*" + MARKER.encode())
 GFX90A = (("offload_arch", ("gfx90a",)),)
 KERNEL = ("#include <cuda_runtime.h>\n"
@@ -110,11 +109,11 @@ class TextureApiWithoutImages(CppRule):
         if b"tex" not in data and b"surf" not in data and b"Array" not in data:
             return
         lacking = without_images(ctx.targets)
-        if not lacking or any(ctx.locate(m.start(), m.end())[0] is parse.Context.CODE
-                              for m in TEXTURE_REFERENCE.finditer(data)):
+        if not lacking or has_texture_reference(ctx):
             return
         start = data.find(MARKER.encode())
-        end = BLOCK_END.search(data, start).end() if start >= 0 and BLOCK_END.search(data, start) else -1
+        block_end = BLOCK_END.search(data, start) if start >= 0 else None
+        end = block_end.end() if block_end else -1
         sites = [m for m in CALL.finditer(data) if not start <= m.start() < end
                  and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
         if not sites:

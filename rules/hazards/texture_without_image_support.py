@@ -13,14 +13,14 @@ rules/data/amd_targets.toml marks the targets; texture references are HAZ009's.
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.textures import FETCHES, OBJECT_ONLY_FETCHES, SOFTWARE_DEVICE, SURFACES, alternatives
+from migrate.cpp.textures import (FETCHES, OBJECT_ONLY_FETCHES, SOFTWARE_DEVICE, SURFACES, alternatives,
+                                  has_texture_reference)
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 from migrate.targets import without_images
 
 LACKING = tuple(name for name in FETCHES + OBJECT_ONLY_FETCHES + SURFACES if name not in SOFTWARE_DEVICE)
 CALLS = re.compile(rb"\b(" + alternatives(LACKING) + rb")\s*(?:<[^;(){}]*>)?\s*\(")
-TEXTURE_REFERENCE = re.compile(rb"\btexture\s*<")
 GFX90A = (("offload_arch", ("gfx90a",)),)
 
 
@@ -55,8 +55,7 @@ class TextureWithoutImageSupport(HazardRule):
         if b"tex" not in ctx.data and b"surf" not in ctx.data:
             return
         lacking = without_images(ctx.targets)
-        if not lacking or any(ctx.locate(m.start(), m.end())[0] is parse.Context.CODE
-                              for m in TEXTURE_REFERENCE.finditer(ctx.data)):
+        if not lacking or has_texture_reference(ctx):
             return  # texture references (in code, not in a comment): HAZ009 reports every use
         for m in CALLS.finditer(ctx.data):
             start, end = m.span(1)

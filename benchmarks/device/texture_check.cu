@@ -356,6 +356,17 @@ static std::vector<float4> directions() {
     if (x == 0 && y == 0 && z == 0) continue;
     at.push_back(make_float4(x, y, z, 0));
   }
+  // Directions exactly between faces: two or three axes equally long, each sign.
+  const float tie[] = {0.563f, 1.3046f};
+  for (int axes = 3; axes < 8; ++axes) {
+    if (axes == 4) continue;  // one axis alone is a face center
+    for (int signs = 0; signs < 8; ++signs)
+      for (float m : tie) {
+        float v[3];
+        for (int k = 0; k < 3; ++k) v[k] = (axes >> k & 1 ? m : m * 0.5f) * (signs >> k & 1 ? -1.0f : 1.0f);
+        at.push_back(make_float4(v[0], v[1], v[2], 0));
+      }
+  }
   for (int s = 0; s < 6; ++s) {  // the face centers and a ring near each face's edges
     float v[3] = {0, 0, 0};
     v[s / 2] = s & 1 ? -1.0f : 1.0f;
@@ -400,11 +411,12 @@ static void run(const std::string& what, Format f, const Resource& r, int fn, cu
   }
   hipTextureObject_t h = nullptr;
   CHECK(hipmigrate_tex::hipCreateTextureObject(&h, &r.h, &d));
-  // Linear filtering: within one step of the hardware's 8-bit weights (1/256 of the values' range); the shim's
-  // weights are CUDA's exactly on coordinates of few bits (the probe), and the hardware's coordinate arithmetic
-  // moves other ones by a step. Point sampling with normalized coordinates: not on a texel edge, where the
+  // Linear filtering: within one step of the hardware's 8-bit weights (1/256 of the values' range) per filtered
+  // dimension; the shim's weights are CUDA's exactly on coordinates of few bits (the probe), and the hardware's
+  // coordinate arithmetic moves other ones by a step. Point sampling with normalized coordinates: not on a texel edge, where the
   // hardware's fixed-point coordinate picks either texel (x * size within 1e-3 of a whole number).
-  float tol = filter == cudaFilterModeLinear && fn != GATHER ? FORMATS[f].range / 256.0f : 0.0f;
+  int dims = fn == T3D ? 3 : fn == T1D || fn == T1DL || fn == FETCH ? 1 : 2;
+  float tol = filter == cudaFilterModeLinear && fn != GATHER ? dims * FORMATS[f].range / 256.0f : 0.0f;
   std::vector<float4> kept;
   for (const float4& p : at) {
     auto edge = [](float v, int size) { double t = (double)v * size; return fabs(t - floor(t + 0.5)) < 1e-3; };

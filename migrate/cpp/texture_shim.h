@@ -453,14 +453,15 @@ __device__ inline T tex2DGrad(hipTextureObject_t object, float x, float y, float
   return hipmigrate_tex::tex2D<T>(object, x, y);
 }
 
-// A cube map: the face of the major axis, then that face's (s, t) in [0, 1], as in CUDA's table.
+// A cube map: the face of the major axis, then that face's (s, t) in [0, 1], as in CUDA's table. Where two axes are
+// equally long, the later one (z before y before x) gives the face, as the hardware does.
 template <class T>
 __device__ inline T texCubemap(hipTextureObject_t object, float x, float y, float z) {
   float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, s, u;
   int face;
-  if (ax >= ay && ax >= az) {
+  if (ax > ay && ax > az) {
     face = x >= 0 ? 0 : 1; m = ax; s = x >= 0 ? -z : z; u = -y;
-  } else if (ay >= az) {
+  } else if (ay > az) {
     face = y >= 0 ? 2 : 3; m = ay; s = x; u = y >= 0 ? z : -z;
   } else {
     face = z >= 0 ? 4 : 5; m = az; s = z >= 0 ? x : -x; u = -y;

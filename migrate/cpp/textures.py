@@ -1,9 +1,8 @@
 """The names of CUDA's texture fetch and surface functions, for the rules about textures: HAZ009 (texture references),
 HAZ029 (targets without HIP's image API, what the software path lacks) and CPP053 (the software path)."""
 import re
-from pathlib import Path
 
-from migrate.cpp import parse
+from migrate.cpp import blocks, parse
 
 FETCHES = ("tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "tex1DLod",
            "tex2DLod", "tex3DLod", "tex1DGrad", "tex2DGrad", "tex3DGrad", "tex2Dgather")
@@ -38,10 +37,8 @@ def alternatives(names) -> bytes:
 
 
 def block(newline: str = "\n") -> str:
-    """The software path, as the block CPP053 writes into a file (guarded by MARKER, so a file that gets it twice
-    through its headers compiles)."""
-    text = (Path(__file__).parent / "texture_shim.h").read_text(encoding="utf-8").rstrip("\n")
-    return text.replace("\n", newline)
+    """The software path, as the block CPP053 writes into a file (guarded by MARKER)."""
+    return blocks.text("texture_shim.h", newline)
 
 
 def has_texture_reference(ctx) -> bool:

@@ -1,7 +1,7 @@
 """A call of a helper that CPP049 compiled for NVIDIA only, in code a HIP build for AMD compiles.
 
-Once `getFixedPointWorkspaceSizeInBytes` (which needs CUDA 13's BLAS emulation) is guarded out of AMD builds in the
-shared header, the samples that never call it compile, and the one that does stops at its call: "use of undeclared
+Once `get_cusolver_refinement_solver` (which needs cuSOLVER's iterative refinement) is guarded out of AMD builds in
+the shared header, the samples that never call it compile, and the one that does stops at its call: "use of undeclared
 identifier". This is that blocker, at the call, with where the helper is and what it needs. The helpers come from
 the headers migrated in the same run (a first wave, migrate/stages/rewrite.py) and from the file itself. Where
 another declaration of the name stays compiled (an overload, a template's other specialisations) the call may reach
@@ -12,7 +12,7 @@ from migrate.cpp.guarded_helpers import analysis, calls, calls_pattern, inside, 
 from migrate.model import Severity
 from migrate.rule import CppRule, Invalid, Valid
 
-WHERE = "utils.h:3, where it uses cudaEmulationMantissaControl, which HIP lacks"
+WHERE = "utils.h:3, where it uses cudaGraphConditionalHandle, which HIP lacks"
 ELSEWHERE = (("guarded_helpers", (("workspace", WHERE, ""),)),)
 
 

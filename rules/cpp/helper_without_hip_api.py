@@ -1,10 +1,8 @@
 """A helper function that uses CUDA API with no HIP counterpart, in a header every unit includes.
 
-Shared headers define helpers for the whole library: NVIDIA's `cublas_utils.h` has
-`getFixedPointWorkspaceSizeInBytes(..., cudaEmulationMantissaControl, ...)` for CUDA 13's BLAS emulation, and
-`cusolver_utils.h` has `get_cusolver_refinement_solver()` for iterative refinement. hipBLAS and hipSOLVER have
-neither, so every unit that includes the header stops there, whether it calls the helper or not. The fix (safe)
-compiles the helper for NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)`, with a comment that names the API it
+Shared headers define helpers for the whole library: NVIDIA's `cusolver_utils.h` has
+`get_cusolver_refinement_solver()` for iterative refinement. hipSOLVER has none, so every unit that includes the
+header stops there, whether it calls the helper or not. The fix (safe) compiles the helper for NVIDIA only, `#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)`, with a comment that names the API it
 needs, and so the units that never call it compile for AMD; each call that a HIP build still compiles is CPP050's
 blocker. Guarded too: header functions that call a guarded helper, and, in any file, a function whose signature
 names such API (no unit can even declare it; its definition in a `.cpp` goes with its prototype in the header).
@@ -18,16 +16,16 @@ from migrate.rule import CppRule, Invalid, Valid
 UTILS = """\
 #include <cstddef>
 inline int ceildiv(int a, int b) { return (a + b - 1) / b; }
-size_t workspace(int m, cudaEmulationMantissaControl control) {
-    return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * m : m;
+size_t workspace(int m, cudaGraphConditionalHandle control) {
+    return control == 0 ? 2 * m : m;
 }
 """
 UTILS_GUARDED = """\
 #include <cstddef>
 inline int ceildiv(int a, int b) { return (a + b - 1) / b; }
-#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: workspace uses cudaEmulationMantissaControl, which HIP lacks
-size_t workspace(int m, cudaEmulationMantissaControl control) {
-    return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * m : m;
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: workspace uses cudaGraphConditionalHandle, which HIP lacks
+size_t workspace(int m, cudaGraphConditionalHandle control) {
+    return control == 0 ? 2 * m : m;
 }
 #endif
 """
@@ -51,13 +49,13 @@ class HelperWithoutHipApi(CppRule):
     examples = [
         Invalid(UTILS, path="utils.h", fixed=UTILS_GUARDED, line=3),
         # a header function that calls the guarded helper goes with it; a template and a prototype too
-        Invalid("size_t ws(cudaEmulationStrategy_t s);\ntemplate <typename T>\nT twice(T x) { return x + x; }\n"
+        Invalid("size_t ws(cudaGraphConditionalHandle s);\ntemplate <typename T>\nT twice(T x) { return x + x; }\n"
                 "size_t both(int m) { return ws({}) + m; }\n", path="utils.h",
-                fixed="#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: ws uses cudaEmulationStrategy_t, "
-                "which HIP lacks\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\ntemplate <typename T>\n"
+                fixed="#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: ws uses cudaGraphConditionalHandle, "
+                "which HIP lacks\nsize_t ws(cudaGraphConditionalHandle s);\n#endif\ntemplate <typename T>\n"
                 "T twice(T x) { return x + x; }\n#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP__)  // hipmigrate CPP049: both calls ws\n"
                 "size_t both(int m) { return ws({}) + m; }\n#endif\n", line=1,
-                message=message("ws", "cudaEmulationStrategy_t", False, 1, "7.2")),
+                message=message("ws", "cudaGraphConditionalHandle", False, 1, "7.2")),
         # in a source file, a signature that names the API; the body alone is CPP006's
         Invalid("const char *name(cublasLtMatmulTile_t tile) { return \"tile\"; }\n"
                 "int main() { cudaDeviceResetPersistingL2Cache(); return 0; }\n",
@@ -65,17 +63,17 @@ class HelperWithoutHipApi(CppRule):
                 "which HIP lacks\nconst char *name(cublasLtMatmulTile_t tile) { return \"tile\"; }\n#endif\n"
                 "int main() { cudaDeviceResetPersistingL2Cache(); return 0; }\n"),
         # an overload is guarded, its callers are not: a call may reach the overload HIP compiles (helper_cuda.h)
-        Invalid("const char *name(int e) { return \"int\"; }\nconst char *name(cudaEmulationStrategy_t s) { return \"s\"; }\n"
+        Invalid("const char *name(int e) { return \"int\"; }\nconst char *name(cudaGraphConditionalHandle s) { return \"s\"; }\n"
                 "template <typename T> const char *check(T r) { return name(r); }\n", path="helper.h",
                 fixed="const char *name(int e) { return \"int\"; }\n#if !defined(__HIP_PLATFORM_AMD__) && "
-                "!defined(__HIP__)  // hipmigrate CPP049: name uses cudaEmulationStrategy_t, which HIP lacks\n"
-                "const char *name(cudaEmulationStrategy_t s) { return \"s\"; }\n#endif\n"
+                "!defined(__HIP__)  // hipmigrate CPP049: name uses cudaGraphConditionalHandle, which HIP lacks\n"
+                "const char *name(cudaGraphConditionalHandle s) { return \"s\"; }\n#endif\n"
                 "template <typename T> const char *check(T r) { return name(r); }\n", line=2),
         Valid("void run() { cudaCtxResetPersistingL2Cache(); }\n"),
-        Valid("#include <cuda_runtime.h>\n#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaEmulationStrategy_t s);\n#endif\n",
+        Valid("#include <cuda_runtime.h>\n#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaGraphConditionalHandle s);\n#endif\n",
               path="utils.h"),
-        Valid("struct S { size_t ws(cudaEmulationStrategy_t s); };\n", path="utils.h"),
-        Valid("int main() { cudaEmulationStrategy_t s; return 0; }\n"),
+        Valid("struct S { size_t ws(cudaGraphConditionalHandle s); };\n", path="utils.h"),
+        Valid("int main() { cudaGraphConditionalHandle s; return 0; }\n"),
     ]
 
     def check(self, ctx):

@@ -26,8 +26,7 @@ and cube-map surfaces). A file with texture references (`texture<...>`) is HAZ00
 """
 import re
 
-from migrate.cpp import parse
-from migrate.cpp.includes import includes
+from migrate.cpp import blocks, parse
 from migrate.cpp.textures import (MARKER, NAMESPACE, NOT_SOFTWARE, SOFTWARE_DEVICE, SOFTWARE_HOST, alternatives,
                                   block, has_texture_reference)
 from migrate.model import Edit, Severity
@@ -38,7 +37,6 @@ HOST = tuple(name[3:] for name in SOFTWARE_HOST)
 CALL = re.compile(rb"(?<![\w:.>])(" + alternatives(SOFTWARE_DEVICE) + rb"|(?:cuda|hip)(?:" + alternatives(HOST)
                   + rb"))\s*(?:<[^;(){}]*>)?\s*\(")
 UNCOVERED = re.compile(rb"\b(?:cuda|hip)(" + alternatives(NOT_SOFTWARE) + rb")\b")
-BLOCK_END = re.compile(rb"#endif[ \t]*//[ \t]*" + MARKER.encode())
 GFX90A = (("offload_arch", ("gfx90a",)),)
 KERNEL = ("#include <cuda_runtime.h>\n"
           "__global__ void blur(float* out, cudaTextureObject_t t, int w) {\n"
@@ -111,9 +109,7 @@ class TextureApiWithoutImages(CppRule):
         lacking = without_images(ctx.targets)
         if not lacking or has_texture_reference(ctx):
             return
-        start = data.find(MARKER.encode())
-        block_end = BLOCK_END.search(data, start) if start >= 0 else None
-        end = block_end.end() if block_end else -1
+        start, end = blocks.span(data, MARKER)
         sites = [m for m in CALL.finditer(data) if not start <= m.start() < end
                  and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
         if not sites:
@@ -124,21 +120,10 @@ class TextureApiWithoutImages(CppRule):
                                    "or external memory and reading a texture object's descriptors back are not in the "
                                    f"software texture path, and {_lack(lacking)}: rewrite this part by hand",
                                    severity=Severity.ERROR)
-        insert = [] if start >= 0 else [self._place(ctx, sites[0].start())]
+        insert = [] if start >= 0 else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
         for m in sites:
             name = m.group(1).decode()
             hip = "hip" + name[4:] if name.startswith("cuda") else name
             yield self.finding(ctx, m.start(1), m.end(1), _message(hip, lacking),
                                edits=[*insert, Edit(m.start(1), m.start(1), f"{NAMESPACE}::")],
                                title=f"Use {NAMESPACE}::{hip}")
-
-    @staticmethod
-    def _place(ctx, first: int) -> Edit:
-        """The block, after the last #include before the first call (at the start of a file with none)."""
-        before = [m for m, _ in includes(ctx) if m.end() <= first]
-        if not before:
-            return Edit(0, 0, block(ctx.newline) + ctx.newline)
-        end = before[-1].end()
-        if ctx.data[end - 1:end] == b"\n":
-            return Edit(end, end, block(ctx.newline) + ctx.newline)
-        return Edit(end, end, ctx.newline + block(ctx.newline))

@@ -107,6 +107,9 @@ def write(out_dir: Path, cuda_version: str, wheels: dict, sets: list, suites: li
                    " else hipCUB's umbrella header (scripts/packgen/library_headers.py)." if fam == "cub" else "")
                 + (" `# same path in rocThrust`: a header of Thrust's CUDA system, rocThrust's HIP system header of the"
                    " same path (scripts/packgen/library_headers.py)." if fam == "thrust" else "")
+                + (" `# the value of X`: a CUDA enumerator with no row of its own that its enum gives the value of X"
+                   " (a deprecated spelling), X's row." if any(sources["names"].get(n, "").startswith("the value of ")
+                                                              for n in packs[fam]["names"]) else "")
                 + " `# overrides.toml`: a hand-checked row."
                 + (" `# probe: ...`: what compiling against the installed HIP toolchains found (scripts/probe_packs.py)."
                    if any(k in packs[fam]["unsupported"] for k in sources.get("unsupported", {})) else ""))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .families import FAMILY_ORDER, LEGACY_HEADERS, header_family
@@ -29,6 +29,8 @@ class CudaName:
     family: str
     header: str
     internal: bool
+    twins: tuple[str, ...] = ()  # an enumerator's: the others of its enum with the same value
+
 
 
 def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaName], dict[str, str], Counter, set[str]]:
@@ -88,6 +90,10 @@ def scan_cuda(cuda_inc: Path, wheel_incs: list[Path]) -> tuple[dict[str, CudaNam
     for a, b, header, fam in scanner.aliases:
         if b not in best and a in best and best[a].kind != "macro" and CUDA_API.match(b):
             best[b] = CudaName(b, best[a].kind, best[a].family, header, best[a].internal)
+    for group in scanner.enum_twins:
+        for name in group:
+            if name in best and best[name].kind == "enum":
+                best[name] = replace(best[name], twins=tuple(other for other in group if other != name))
     # compiler-defined macros tested by the headers (__CUDACC__, __CUDA_ARCH__, ...)
     for name in sorted(scanner.compiler_macros):
         best.setdefault(name, CudaName(name, "macro", "other", "(compiler)", False))

@@ -120,12 +120,20 @@ def make_rows(conv: Conversion, decls: dict, cuda_headers: dict[str, str], attr_
         d = decls[name]
         packs[d.family]["names"][name] = {"hip": name, "kind": d.kind, "since": since}
         sources["names"][name] = f"amd_hip_bf16.h {bf16_first[name]}"
+    # 4c. an enumerator with no row of its own whose enum gives another enumerator the same value (a deprecated
+    # spelling beside the new one) gets that one's row
+    taken = {**converted, **second_rows, **{n: n for n in bf16_rows}}
+    for name, d in sorted(decls.items()):
+        twin = next((t for t in d.twins if t in taken), None) if name not in taken else None
+        if twin is not None:
+            packs[d.family]["names"][name] = dict(packs[decls[twin].family]["names"][twin])
+            sources["names"][name] = f"the value of {twin}"
     rccl_sets = [(s, ids) for s, ids, _ in by_set if s.package == "librccl-dev"]
     rccl_ids: set[str] = set().union(*(ids for _, ids in rccl_sets)) if rccl_sets else set()
     nccl_kept: list[str] = []  # NCCL API names that RCCL declares (supported under the same name)
     unsupported_left: list[str] = []
     for name, d in sorted(decls.items()):
-        if name in converted or name in second_rows or name in bf16_rows:
+        if name in converted or name in second_rows or name in bf16_rows or name in sources["names"]:
             continue
         api = not (d.kind == "namespace" or d.internal or not CUDA_API.match(name) or NOISE.search(name)
                    or name in attr_macros)

@@ -41,6 +41,7 @@ class Scanner:
         self.attr_macros: set[str] = set()          # object-like macros that expand to attributes
         self.aliases: list[tuple[str, str, str, str]] = []  # (#define A B: A, B, header, family)
         self.compiler_macros: set[str] = set()      # __CUDACC__ & co. tested in #if lines
+        self.enum_twins: list[list[str]] = []       # enumerators of one enum with the same value, 2 or more
 
     ATTR_START = {"__attribute__", "__declspec", "[", "__align__", "__host__", "__device__", "__forceinline__",
                   "__inline__", "inline", "static", "extern", "__noinline__", "__stdcall", "__cdecl",
@@ -85,6 +86,28 @@ class Scanner:
             return
         self._parse(_TOKEN.findall("\n".join(code_lines)), header, family)
 
+    def _twins(self, enumerators: list[list[str]]) -> None:
+        """Groups of one enum's enumerators that have the same value: `NAME = 102` written twice, or `NAME = OTHER`
+        naming an enumerator of the same enum (a deprecated spelling kept beside the new one). Values that are
+        not a single integer literal or name are left out."""
+        groups: dict[str, list[str]] = {}
+        names: set[str] = set()
+        for tokens in enumerators:
+            if len(tokens) != 3 or tokens[1] != "=" or not _IDENT.match(tokens[0]):
+                continue
+            name, value = tokens[0], tokens[2]
+            if _IDENT.match(value) and value not in names:
+                continue
+            if not _IDENT.match(value):
+                try:
+                    value = str(int(value.rstrip("uUlL"), 0))
+                except ValueError:
+                    continue
+            key = next((k for k, group in groups.items() if value in group), value)
+            groups.setdefault(key, []).append(name)
+            names.add(name)
+        self.enum_twins.extend(group for group in groups.values() if len(group) > 1)
+
     # ---- declarations in code ----
     def _parse(self, toks: list[str], header: str, family: str) -> None:
         # context stack entries: ("ns", internal) | ("class", ..) | ("enum", ..) | ("body", ..)
@@ -92,6 +115,7 @@ class Scanner:
         stmt: list[str] = []      # current statement (namespace/class scope)
         saved: list[list[str]] = []  # statements interrupted by a class/enum body
         item: list[str] = []      # current enumerator (enum scope)
+        values: list[list[str]] = []  # the enumerators of the current enum, as tokens
         depth_body = 0
         i = 0
         n = len(toks)
@@ -140,10 +164,13 @@ class Scanner:
                             if not (tok.startswith("__") and tok.endswith("__")):
                                 self.add(tok, "enum", header, family, internal)
                             break
+                    values.append(item)
                     item = []
                     if t == "}":
                         stack.pop()
                         stmt = (saved.pop() if saved else []) + ["{}"]
+                        self._twins(values)
+                        values = []
                 elif t == "{":  # should not happen; be safe
                     stack.append(("body", internal))
                     saved.append(stmt)
@@ -174,6 +201,7 @@ class Scanner:
                     saved.append(stmt)
                     stack.append((kind, internal or in_class))
                     item = []
+                    values = []
                     stmt = []
                 else:  # function body or initializer
                     if kind == "function":

@@ -1,0 +1,36 @@
+"""Blocks of C++ that a rule writes into a file (CPP053's software textures, CPP058's emulation settings): read from
+a header beside this module, guarded by a marker macro so that a file that gets one twice through its headers
+compiles, and placed after the last #include before the first use."""
+import re
+from pathlib import Path
+
+from migrate.cpp.includes import includes
+from migrate.model import Edit
+
+
+def text(header: str, newline: str = "\n") -> str:
+    """The block in migrate/cpp/HEADER, with the file's newline."""
+    body = (Path(__file__).parent / header).read_text(encoding="utf-8").rstrip("\n")
+    return body.replace("\n", newline)
+
+
+def span(data: bytes, marker: str) -> tuple[int, int]:
+    """Where the block guarded by MARKER already is in the file ((-1, -1) where it is not): from the marker's first
+    mention to the end of `#endif // MARKER`."""
+    start = data.find(marker.encode())
+    if start < 0:
+        return -1, -1
+    end = re.compile(rb"#endif[ \t]*//[ \t]*" + re.escape(marker.encode())).search(data, start)
+    return start, end.end() if end else -1
+
+
+def place(ctx, first: int, block: str) -> Edit:
+    """The edit that writes BLOCK (with ctx's newlines) after the last #include before offset FIRST, at the start of
+    a file with none."""
+    before = [m for m, _ in includes(ctx) if m.end() <= first]
+    if not before:
+        return Edit(0, 0, block + ctx.newline)
+    end = before[-1].end()
+    if ctx.data[end - 1:end] == b"\n":
+        return Edit(end, end, block + ctx.newline)
+    return Edit(end, end, ctx.newline + block)

@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # packgen/ is next to 
 
 from packgen import cli  # noqa: E402
 # what tests/test_packs.py calls through this module
-from packgen.cuda_names import HIP_BF16_HEADER, bf16_functions_hip_shares  # noqa: E402
+from packgen.cuda_names import HIP_BF16_HEADER, bf16_functions_hip_shares, scan_cuda  # noqa: E402
 from packgen.fetch import HeaderSet  # noqa: E402
 from packgen.packs import header_row_since  # noqa: E402
 

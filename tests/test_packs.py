@@ -299,3 +299,26 @@ def test_older_since_needs_older_and_an_earlier_release(tmp_path, row, message):
     (tmp_path / "x.toml").write_text(f'[pack]\nfamily = "x"\ncode = "MAP099"\n[names]\ncuX = {row}\n')
     with pytest.raises(PackError, match=message):
         load_packs(tmp_path)
+
+
+def test_gen_packs_finds_enumerators_of_the_same_value(tmp_path, monkeypatch):
+    """scripts/gen_packs.py: enumerators of one enum with the same value, written as the number twice or as the other
+    name (CUDA's deprecated CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED beside
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED), are each other's twins; another enum's are not."""
+    spec = importlib.util.spec_from_file_location("gen_packs", Path(__file__).resolve().parent.parent / "scripts" / "gen_packs.py")
+    gen_packs = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "gen_packs", gen_packs)
+    spec.loader.exec_module(gen_packs)
+    cuda = tmp_path / "cuda"
+    cuda.mkdir()
+    (cuda / "cuda.h").write_text("typedef enum CUdevice_attribute_enum {\n"
+                                 "    CU_DEVICE_ATTRIBUTE_A = 101,\n"
+                                 "    CU_DEVICE_ATTRIBUTE_OLD = 0x66, /**< Deprecated */\n"
+                                 "    CU_DEVICE_ATTRIBUTE_NEW = 102,\n"
+                                 "    CU_DEVICE_ATTRIBUTE_ALIAS = CU_DEVICE_ATTRIBUTE_NEW,\n"
+                                 "} CUdevice_attribute;\n"
+                                 "enum CUother { CU_OTHER = 102 };\n")
+    names, _, _, _ = gen_packs.scan_cuda(cuda, [])
+    assert names["CU_DEVICE_ATTRIBUTE_OLD"].twins == ("CU_DEVICE_ATTRIBUTE_NEW", "CU_DEVICE_ATTRIBUTE_ALIAS")
+    assert names["CU_DEVICE_ATTRIBUTE_ALIAS"].twins == ("CU_DEVICE_ATTRIBUTE_OLD", "CU_DEVICE_ATTRIBUTE_NEW")
+    assert names["CU_DEVICE_ATTRIBUTE_A"].twins == () and names["CU_OTHER"].twins == ()

@@ -24,13 +24,27 @@ def span(data: bytes, marker: str) -> tuple[int, int]:
     return start, end.end() if end else -1
 
 
+CONDITIONAL = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+
+
 def place(ctx, first: int, block: str) -> Edit:
-    """The edit that writes BLOCK (with ctx's newlines) after the last #include before offset FIRST, at the start of
-    a file with none."""
-    before = [m for m, _ in includes(ctx) if m.end() <= first]
+    """The edit that writes BLOCK (with ctx's newlines) after the last #include before offset FIRST that every
+    conditional group around it also holds FIRST (not one in an `#else` that the use is outside of), at the start
+    of a file with none."""
+    before = [m for m, _ in includes(ctx) if m.end() <= first and _reaches(ctx, m.start(), first)]
     if not before:
         return Edit(0, 0, block + ctx.newline)
     end = before[-1].end()
     if ctx.data[end - 1:end] == b"\n":
         return Edit(end, end, block + ctx.newline)
     return Edit(end, end, ctx.newline + block)
+
+
+def _reaches(ctx, at: int, first: int) -> bool:
+    """Whether every preprocessor conditional group around offset AT also holds offset FIRST."""
+    node = ctx.node_at(at, at + 1)
+    while node is not None:
+        if node.type in CONDITIONAL and not node.start_byte <= first < node.end_byte:
+            return False
+        node = node.parent
+    return True

@@ -33,6 +33,12 @@ class IntrinsicWithoutHipCounterpart(CppRule):
                 fixed=("#include <cuda_fp16.h>\n" + block() + "\n__device__ int dot(int a, int b, double d, __half* h) {\n"
                        "    *h = hipmigrate_intrinsics::__double2half(d);\n"
                        "    return hipmigrate_intrinsics::__dp4a(a, b, 0);\n}\n")),
+        # the last include before the call is in a branch the call is outside of: the block goes after the one before
+        Invalid("#include <cuda_fp16.h>\n#if defined(__linux__)\n#include <unistd.h>\n#else\n#include <intrin.h>\n#endif\n"
+                "__device__ __half f(double d) { return __double2half(d); }\n", line=7,
+                fixed="#include <cuda_fp16.h>\n" + block() + "\n#if defined(__linux__)\n#include <unistd.h>\n#else\n"
+                      "#include <intrin.h>\n#endif\n"
+                      "__device__ __half f(double d) { return hipmigrate_intrinsics::__double2half(d); }\n"),
         # already qualified; a project's own __dp4a-like member; names in comments
         Valid("__device__ int f(int a) { return hipmigrate_intrinsics::__dp4a(a, a, 0); }"),
         Valid("struct V { int __vadd2(int x) { return x; } };\nint g(V v) { return v.__vadd2(1); }  // __vadd4(a, b)\n"),

@@ -16,8 +16,8 @@ pytestmark = [pytest.mark.hipcc, pytest.mark.xdist_group("intrinsics")]
 def _calls(prefix: str) -> str:
     lines = []
     for i, name in enumerate(sorted(intrinsics.NAMES)):
-        args = "d" if name == "__double2half" else "a, b, c" if name.startswith("__dp") else "a" if re.fullmatch(
-            r"__v(abs|absss|neg|negss)[24]", name) else "a, b"
+        args = ("d" if name == "__double2half" else "a, b, c" if name.startswith("__dp") else "o, b"
+                if name.startswith("atomic") else "a" if re.fullmatch(r"__v(abs|absss|neg|negss)[24]", name) else "a, b")
         lines.append(f"    sink(o, {i}, {prefix}{name}({args}));")
     return ("#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n{block}\n"
             "template <class T> __device__ void sink(T* o, int i, T v) { o[i] = v; }\n"

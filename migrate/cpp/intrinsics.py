@@ -12,8 +12,8 @@ LANES = ("abs", "absss", "neg", "negss", "absdiffs", "absdiffu", "add", "addss",
          *(f"{kind}{test}" for kind in ("cmp", "set")
            for test in ("eq", "ne", "ges", "geu", "gts", "gtu", "les", "leu", "lts", "ltu")))
 NAMES = frozenset({f"__v{name}{width}" for name in LANES for width in (2, 4)}
-                  | {"__dp4a", "__dp2a_lo", "__dp2a_hi", "__double2half"})
-CALL = re.compile(rb"(?<![\w:.>])(__v[a-z]+[24]|__dp4a|__dp2a_lo|__dp2a_hi|__double2half)\s*\(")
+                  | {"__dp4a", "__dp2a_lo", "__dp2a_hi", "__double2half", "atomicInc_system", "atomicDec_system"})
+CALL = re.compile(rb"(?<![\w:.>])(__v[a-z]+[24]|__dp4a|__dp2a_lo|__dp2a_hi|__double2half|atomic(?:Inc|Dec)_system)\s*\(")
 
 
 def owned(name: str) -> bool:

@@ -3,7 +3,8 @@
 // hipmigrate: CUDA intrinsics that HIP's headers lack, written in plain integer arithmetic in namespace
 // hipmigrate_intrinsics with CUDA's names and results: the SIMD-in-a-word functions (__vadd4, __vmaxs2, ...: each
 // 8- or 16-bit lane of an unsigned int on its own, wrapping or saturating as CUDA's do), the dot products of bytes
-// and halfwords (__dp4a, __dp2a_lo, __dp2a_hi) and __double2half (one rounding, to the nearest even).
+// and halfwords (__dp4a, __dp2a_lo, __dp2a_hi), __double2half (one rounding, to the nearest even) and the
+// system-scope atomicInc_system and atomicDec_system.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
@@ -151,6 +152,14 @@ __host__ __device__ inline unsigned int __dp2a_hi(ushort2 a, uchar4 b, unsigned 
 }
 
 __host__ __device__ inline __half __double2half(double x) { return __half(static_cast<_Float16>(x)); }
+
+// wrapping increment and decrement at system scope, as HIP's atomicInc and atomicDec are at device scope
+__device__ inline unsigned int atomicInc_system(unsigned int* p, unsigned int v) {
+  return __builtin_amdgcn_atomic_inc32(p, v, __ATOMIC_RELAXED, "");
+}
+__device__ inline unsigned int atomicDec_system(unsigned int* p, unsigned int v) {
+  return __builtin_amdgcn_atomic_dec32(p, v, __ATOMIC_RELAXED, "");
+}
 
 }  // namespace hipmigrate_intrinsics
 #endif  // HIPMIGRATE_INTRINSICS

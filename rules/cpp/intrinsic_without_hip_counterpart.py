@@ -2,13 +2,15 @@
 
 HIP has none of CUDA's SIMD-in-a-word intrinsics (`__vadd4`, `__vmaxs2`, `__vcmpgtu4`, `__vsadu4`, ...: 80 functions
 that treat an unsigned int as two 16-bit or four 8-bit lanes), nor the dot products of bytes and halfwords (`__dp4a`,
-`__dp2a_lo`, `__dp2a_hi`), nor `__double2half` (HIP 6.4 and 7.2 alike: "use of undeclared identifier"). Each is a few
-integer operations per lane, so the first call in a file gets, after the includes before it, a block of them
-(migrate/cpp/intrinsics_shim.h, namespace `hipmigrate_intrinsics`, CUDA's names and results: wrapping and
-saturating lanes, averages rounded as CUDA's, the dot products' signed and unsigned and vector overloads;
-`__double2half` is one conversion to `_Float16`, to the nearest even), and every call is qualified with the
-namespace. The block was checked against CUDA's own functions on an NVIDIA GPU (benchmarks/device/intrinsics_check.sh).
-CUDA 12's DPX functions (`__viaddmax_s32`, `__vimax3_s16x2`, ...) are not in it: CPP006 reports them.
+`__dp2a_lo`, `__dp2a_hi`), nor `__double2half`, nor `atomicInc_system`/`atomicDec_system` (HIP 6.4 and 7.2 alike:
+"use of undeclared identifier"). Each is a few integer operations per lane or one builtin, so the first call in a
+file gets, after the includes before it, a block of them (migrate/cpp/intrinsics_shim.h, namespace
+`hipmigrate_intrinsics`, CUDA's names and results: wrapping and saturating lanes, averages rounded as CUDA's, the
+dot products' signed, unsigned and vector overloads; `__double2half` is one conversion to `_Float16`, to the nearest
+even; the atomics are the AMD GPU builtins of HIP's own `atomicInc`/`atomicDec`, at system scope), and every call is
+qualified with the namespace. benchmarks/device/intrinsics_check.sh compares the arithmetic ones with CUDA's on an
+NVIDIA GPU. CUDA 12's DPX functions (`__viaddmax_s32`, `__vimax3_s16x2`, ...) are not in the block: CPP006 reports
+them.
 """
 from migrate.cpp import blocks, parse
 from migrate.cpp.intrinsics import CALL, MARKER, NAMES, NAMESPACE, block

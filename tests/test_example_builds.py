@@ -59,6 +59,10 @@ UNBUILT = {
                                "6.4": "CUDA 13's memory-location call: hipMemPrefetchAsync_v2 first in HIP 7.2"}
        for i in range(4)},
     "CPP055-invalid-0": {"5.2": "hipBLAS's compute types (HIPBLAS_COMPUTE_32F) are newer than HIP 5.2"},
+    "CPP058-invalid-0": {"5.2": "hipBLAS's math modes (HIPBLAS_DEFAULT_MATH) are newer than HIP 5.2: CPP058 reports the "
+                                "emulated one, unfixed"},
+    "CPP058-invalid-2": {"5.2": "hipBLAS's compute types (HIPBLAS_COMPUTE_64F) are newer than HIP 5.2: CPP058 reports "
+                                "the emulated one, unfixed (the example's point)"},
     "HAZ018-invalid-3": {"5.2": "the branch HIP takes under the version gate does not parse: the example's point",
                          "6.4": "the branch HIP takes under the version gate does not parse: the example's point"},
     "CPP052-invalid-0": {"5.2": ROCWMMA, "6.4": ROCWMMA},

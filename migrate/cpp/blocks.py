@@ -4,6 +4,7 @@ compiles, and placed after the last #include before the first use."""
 import re
 from pathlib import Path
 
+from migrate.cpp import parse
 from migrate.cpp.includes import includes
 from migrate.model import Edit
 
@@ -25,6 +26,15 @@ def span(data: bytes, marker: str) -> tuple[int, int]:
 
 
 CONDITIONAL = {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+
+
+def sites(ctx, pattern: re.Pattern[bytes], marker: str) -> tuple[bool, list[re.Match[bytes]]]:
+    """Whether the file has the block guarded by MARKER, and the matches of PATTERN outside it whose first group
+    stands in code or a macro body."""
+    start, end = span(ctx.data, marker)
+    found = [m for m in pattern.finditer(ctx.data) if not start <= m.start() < end
+             and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
+    return start >= 0, found
 
 
 def place(ctx, first: int, block: str) -> Edit:

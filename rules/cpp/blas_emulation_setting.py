@@ -13,7 +13,7 @@ what cuBLAS would report is not known here. Timings that measured emulation meas
 """
 import re
 
-from migrate.cpp import blocks, parse
+from migrate.cpp import blocks
 from migrate.cpp.blas_emulation import IN_BLOCK, MARKER, NAMESPACE, PLAIN, block, hip_spelling
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
@@ -68,9 +68,7 @@ class BlasEmulationSetting(CppRule):
         data = ctx.data
         if b"EMULAT" not in data and b"Emulation" not in data:
             return
-        start, end = blocks.span(data, MARKER)
-        sites = [m for m in NAME.finditer(data) if not start <= m.start() < end
-                 and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
+        present, sites = blocks.sites(ctx, NAME, MARKER)
         insert = []
         for m in sites:
             name = m.group(1).decode()
@@ -85,7 +83,7 @@ class BlasEmulationSetting(CppRule):
                 yield self.finding(ctx, m.start(1), m.end(1), _message(name, mapping.hip),
                                    edits=[Edit(m.start(1), m.end(1), mapping.hip)], title=f"Write {mapping.hip}")
                 continue
-            if start < 0 and not insert:
+            if not present and not insert:
                 header = ctx.packs.headers["cublas_v2.h"].hip_for(ctx.target_tuple)
                 insert = [blocks.place(ctx, m.start(), block(ctx.newline, header))]
             hip = hip_spelling(name)

@@ -12,7 +12,7 @@ qualified with the namespace. benchmarks/device/intrinsics_check.sh compares the
 NVIDIA GPU. CUDA 12's DPX functions (`__viaddmax_s32`, `__vimax3_s16x2`, ...) are not in the block: CPP006 reports
 them.
 """
-from migrate.cpp import blocks, parse
+from migrate.cpp import blocks
 from migrate.cpp.intrinsics import CALL, MARKER, NAMES, NAMESPACE, block
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
@@ -41,6 +41,8 @@ class IntrinsicWithoutHipCounterpart(CppRule):
                 fixed="#include <cuda_fp16.h>\n" + block() + "\n#if defined(__linux__)\n#include <unistd.h>\n#else\n"
                       "#include <intrin.h>\n#endif\n"
                       "__device__ __half f(double d) { return hipmigrate_intrinsics::__double2half(d); }\n"),
+        Invalid("__global__ void count(unsigned* n) { atomicInc_system(n, 100u); }\n",
+                fixed=block() + "\n__global__ void count(unsigned* n) { hipmigrate_intrinsics::atomicInc_system(n, 100u); }\n"),
         # already qualified; a project's own __dp4a-like member; names in comments
         Valid("__device__ int f(int a) { return hipmigrate_intrinsics::__dp4a(a, a, 0); }"),
         Valid("struct V { int __vadd2(int x) { return x; } };\nint g(V v) { return v.__vadd2(1); }  // __vadd4(a, b)\n"),
@@ -48,13 +50,11 @@ class IntrinsicWithoutHipCounterpart(CppRule):
 
     def check(self, ctx):
         data = ctx.data
-        if b"__v" not in data and b"__dp" not in data and b"__double2half" not in data:
+        if b"__v" not in data and b"__dp" not in data and b"__double2half" not in data and b"_system" not in data:
             return
-        start, end = blocks.span(data, MARKER)
-        sites = [m for m in CALL.finditer(data) if not start <= m.start() < end
-                 and m.group(1).decode() in NAMES
-                 and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
-        insert = [] if start >= 0 or not sites else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
+        present, found = blocks.sites(ctx, CALL, MARKER)
+        sites = [m for m in found if m.group(1).decode() in NAMES]
+        insert = [] if present or not sites else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
         for m in sites:
             name = m.group(1).decode()
             yield self.finding(ctx, m.start(1), m.end(1), f"{name} is not in HIP's headers: {NAMESPACE}::{name} computes "

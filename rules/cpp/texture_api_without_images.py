@@ -109,9 +109,7 @@ class TextureApiWithoutImages(CppRule):
         lacking = without_images(ctx.targets)
         if not lacking or has_texture_reference(ctx):
             return
-        start, end = blocks.span(data, MARKER)
-        sites = [m for m in CALL.finditer(data) if not start <= m.start() < end
-                 and ctx.locate(m.start(1), m.end(1))[0] in (parse.Context.CODE, parse.Context.MACRO)]
+        present, sites = blocks.sites(ctx, CALL, MARKER)
         if not sites:
             return
         for m in UNCOVERED.finditer(data):
@@ -120,7 +118,7 @@ class TextureApiWithoutImages(CppRule):
                                    "or external memory and reading a texture object's descriptors back are not in the "
                                    f"software texture path, and {_lack(lacking)}: rewrite this part by hand",
                                    severity=Severity.ERROR)
-        insert = [] if start >= 0 else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
+        insert = [] if present else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
         for m in sites:
             name = m.group(1).decode()
             hip = "hip" + name[4:] if name.startswith("cuda") else name

@@ -9,8 +9,8 @@ file gets, after the includes before it, a block of them (migrate/cpp/intrinsics
 dot products' signed, unsigned and vector overloads; `__double2half` is one conversion to `_Float16`, to the nearest
 even; the atomics are the AMD GPU builtins of HIP's own `atomicInc`/`atomicDec`, at system scope), and every call is
 qualified with the namespace. benchmarks/device/intrinsics_check.sh compares the arithmetic ones with CUDA's on an
-NVIDIA GPU: all 88 bit for bit on a million words (an H200, 2026-12-06). CUDA 12's DPX functions (`__viaddmax_s32`, `__vimax3_s16x2`, ...) are not in the block: CPP006 reports
-them.
+NVIDIA GPU: all 88 bit for bit on a million words (an H200, 2026-12-06). CUDA 12's DPX functions
+(`__viaddmax_s32`, `__vimax3_s16x2`, ...) are not in the block: CPP006 reports them.
 """
 from migrate.cpp import blocks
 from migrate.cpp.intrinsics import CALL, MARKER, NAMES, NAMESPACE, block

@@ -1,6 +1,6 @@
 """The fixes that need HIP 7.2 or a target without image hardware, against the real compilers.
 
-Every Invalid example of CPP053 (the software texture path), CPP055 (cuBLAS's algorithm choices), CPP056
+Every Invalid example of CPP053 (the software texture path), CPP055 (cuBLAS's and cuSOLVER's choices of method), CPP056
 (definitions HIP's headers make), CPP058 (cuBLAS's emulation settings), CPP059 (hipBLAS's arrays of matrices), CPP060 (intrinsics HIP lacks), CPP061 (`= {}` on half types), CPP062 (hipCUB's warp transpose), CPP063 (a linkage string glued to a keyword) and CPP054's examples for 7.2 (CUDA 13's memory-location calls as HIP's `_v2`
 calls), migrated for 7.2 with the whole engine, compile with HIP 7.2 for gfx942, gfx950 and gfx1201; the software
 texture block alone compiles with HIP 6.4 for gfx942 and gfx90a; and HIP's own texture fetch does not compile for
@@ -25,13 +25,14 @@ pytestmark = [pytest.mark.hipcc, pytest.mark.xdist_group("hip72-fixes")]
 
 REGISTRY = default_registry()
 TARGETS = ("gfx942", "gfx950", "gfx1201")
+CODES = ("CPP053", "CPP055", "CPP056", "CPP058", "CPP059", "CPP060", "CPP061", "CPP062", "CPP063")
 
 
 def cases():
     out = []
     for rule in REGISTRY.rules:
         for i, ex in enumerate(rule.examples):
-            if isinstance(ex, Invalid) and (rule.code in ("CPP053", "CPP055", "CPP056", "CPP058", "CPP059", "CPP060", "CPP061", "CPP062", "CPP063") or (
+            if isinstance(ex, Invalid) and (rule.code in CODES or (
                     rule.code == "CPP054" and dict(ex.options).get("hip_version") == "7.2")):
                 out.append(pytest.param(ex, id=example_id(rule, i, ex)))
     return out

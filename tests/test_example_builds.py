@@ -65,6 +65,9 @@ UNBUILT = {
                                "6.4": "CUDA 13's memory-location call: hipMemPrefetchAsync_v2 first in HIP 7.2"}
        for i in range(4)},
     "CPP055-invalid-0": {"5.2": "hipBLAS's compute types (HIPBLAS_COMPUTE_32F) are newer than HIP 5.2"},
+    "CPP064-invalid-0": {"5.2": "hipSOLVER's hipsolverDnParams_t came with HIP 6.4: CPP064 reports the call, unfixed"},
+    "CPP064-invalid-1": {"5.2": "hipSOLVER's hipsolverDnParams_t came with HIP 6.4: CPP064 reports the call, unfixed "
+                                "(the example's point)"},
     "CPP058-invalid-0": {"5.2": "hipBLAS's math modes (HIPBLAS_DEFAULT_MATH) are newer than HIP 5.2: CPP058 reports the "
                                 "emulated one, unfixed"},
     "CPP058-invalid-2": {"5.2": "hipBLAS's compute types (HIPBLAS_COMPUTE_64F) are newer than HIP 5.2: CPP058 reports "

@@ -1,6 +1,6 @@
 """A CUDA intrinsic that HIP's headers lack, and that hipmigrate writes in plain arithmetic: the call is qualified.
 
-HIP has none of CUDA's SIMD-in-a-word intrinsics (`__vadd4`, `__vmaxs2`, `__vcmpgtu4`, `__vsadu4`, ...: 80 functions
+HIP has none of CUDA's SIMD-in-a-word intrinsics (`__vadd4`, `__vmaxs2`, `__vcmpgtu4`, `__vsadu4`, ...: 82 functions
 that treat an unsigned int as two 16-bit or four 8-bit lanes), nor the dot products of bytes and halfwords (`__dp4a`,
 `__dp2a_lo`, `__dp2a_hi`), nor `__double2half`, nor `atomicInc_system`/`atomicDec_system` (HIP 6.4 and 7.2 alike:
 "use of undeclared identifier"). Each is a few integer operations per lane or one builtin, so the first call in a

@@ -24,15 +24,6 @@ def owned(name: str) -> bool:
     return name in PLAIN or IN_BLOCK.fullmatch(name) is not None
 
 
-def hip_spelling(name: str) -> str:
-    """A block name's HIP spelling, without the namespace: cublas -> hipblas, cuda -> hip, CUBLAS_ -> HIPBLAS_,
-    CUDA_ -> HIP_."""
-    for cuda, hip in (("cublas", "hipblas"), ("cuda", "hip"), ("CUBLAS_", "HIPBLAS_"), ("CUDA_", "HIP_")):
-        if name.startswith(cuda):
-            return hip + name[len(cuda):]
-    return name
-
-
 def block(newline: str = "\n", header: str = "hipblas/hipblas.h") -> str:
     """The settings, as the block CPP058 writes into a file (guarded by MARKER), including hipBLAS as HEADER (the
     target release's name for it: hipblas.h before HIP 6)."""

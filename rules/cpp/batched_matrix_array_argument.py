@@ -11,6 +11,7 @@ pointers are left alone. The functions and positions are those whose hipBLAS 6.4
 import re
 
 from migrate.cpp.calls import api_arguments
+from migrate.cpp.spelling import hip_spelling
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -56,7 +57,7 @@ class BatchedMatrixArrayArgument(CppRule):
                 cast = VOID_CAST.match(text)
                 edit = (Edit(start, start + cast.end(), "(const void**)") if cast
                         else Edit(start, end, f"(const void**)({text.decode()})"))
-                hip = "hip" + token.name[2:] if token.name.startswith("cublas") else token.name
+                hip = hip_spelling(token.name)
                 which = "A" if position == POSITIONS[0] else "B"
                 yield self.finding(ctx, start, end, f"{hip} takes the {which} matrices as const void*[], to which a "
                                    "void** does not convert: cast to const void**", edits=[edit],

@@ -14,7 +14,8 @@ what cuBLAS would report is not known here. Timings that measured emulation meas
 import re
 
 from migrate.cpp import blocks
-from migrate.cpp.blas_emulation import IN_BLOCK, MARKER, NAMESPACE, PLAIN, block, hip_spelling
+from migrate.cpp.blas_emulation import IN_BLOCK, MARKER, NAMESPACE, PLAIN, block
+from migrate.cpp.spelling import hip_spelling
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 

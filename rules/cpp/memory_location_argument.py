@@ -11,6 +11,7 @@ the `_v2` name for HIP 7.2 and later, and is reported for an older target: pass 
 """
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.mem_location import CALLS, SINCE, location_form
+from migrate.cpp.spelling import hip_spelling
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -55,7 +56,7 @@ class MemoryLocationArgument(CppRule):
             call = call_of(token)
             if call is None or not location_form(ctx, token.name, arguments(call)):
                 continue
-            hip = "hip" + token.name[len("cuda"):] if token.name.startswith("cuda") else token.name
+            hip = hip_spelling(token.name)
             start, end = token.base + call.start_byte, token.base + call.end_byte
             said = f"{token.name} with a memory location is CUDA 13's form"
             if ctx.target_tuple >= SINCE:

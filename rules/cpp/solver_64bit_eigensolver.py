@@ -16,6 +16,7 @@ ones on an NVIDIA GPU: the same eigenvalues bit for bit for all four element typ
 """
 from migrate.cpp import blocks
 from migrate.cpp.solver_eigen64 import CALL, MARKER, NAMESPACE, SINCE, block
+from migrate.cpp.spelling import hip_spelling
 from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
@@ -66,7 +67,7 @@ class Solver64BitEigensolver(CppRule):
             "<hipsolver/hipsolver.h>", f"<{header}>"))]
         for m in sites:
             name = m.group(1).decode()
-            hip = "hip" + name[2:]
+            hip = hip_spelling(name)
             yield self.finding(ctx, m.start(1), m.end(1), f"hipSOLVER has no {name}: {NAMESPACE}::{hip} computes it "
                                "with hipSOLVER's typed eigensolver for the data types",
                                edits=[*insert, Edit(m.start(1), m.end(1), f"{NAMESPACE}::{hip}")],

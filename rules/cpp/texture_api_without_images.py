@@ -27,6 +27,7 @@ and cube-map surfaces). A file with texture references (`texture<...>`) is HAZ00
 import re
 
 from migrate.cpp import blocks, parse
+from migrate.cpp.spelling import hip_spelling
 from migrate.cpp.textures import (MARKER, NAMESPACE, NOT_SOFTWARE, SOFTWARE_DEVICE, SOFTWARE_HOST, alternatives,
                                   block, has_texture_reference)
 from migrate.model import Edit, Severity
@@ -121,7 +122,7 @@ class TextureApiWithoutImages(CppRule):
         insert = [] if present else [blocks.place(ctx, sites[0].start(), block(ctx.newline))]
         for m in sites:
             name = m.group(1).decode()
-            hip = "hip" + name[4:] if name.startswith("cuda") else name
+            hip = hip_spelling(name)
             yield self.finding(ctx, m.start(1), m.end(1), _message(hip, lacking),
                                edits=[*insert, Edit(m.start(1), m.start(1), f"{NAMESPACE}::")],
                                title=f"Use {NAMESPACE}::{hip}")

@@ -44,7 +44,7 @@ class HalfAssignedEmptyBraces(CppRule):
             if kind is None or ctx.locate(m.start(1), m.end(1))[0] not in (parse.Context.CODE, parse.Context.MEMBER):
                 continue
             node = ctx.node_at(m.start(2), m.end(2))
-            if kind is None or node.parent is None or node.parent.type != "assignment_expression":
+            if node.parent is None or node.parent.type != "assignment_expression":
                 continue
             mapping = ctx.packs.names.get(kind)
             hip = ctx.hip_name(mapping) if mapping is not None else kind

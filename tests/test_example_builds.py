@@ -68,6 +68,11 @@ UNBUILT = {
     "CPP064-invalid-0": {"5.2": "hipSOLVER's hipsolverDnParams_t came with HIP 6.4: CPP064 reports the call, unfixed"},
     "CPP064-invalid-1": {"5.2": "hipSOLVER's hipsolverDnParams_t came with HIP 6.4: CPP064 reports the call, unfixed "
                                 "(the example's point)"},
+    "CPP064-invalid-2": {"5.2": "hipSOLVER's hipsolverDnParams_t came with HIP 6.4: CPP064 reports the call, unfixed"},
+    **{f"CPP065-invalid-{i}": {release: "the block passes hipComplex and hipDataType, which hipBLAS takes without "
+                               "HIPBLAS_V2 from HIP 7.0: CPP065 reports the call, unfixed"
+                               + (" (the example's point)" if i == 2 else "") for release in ("5.2", "6.4")}
+       for i in range(3)},
     "CPP058-invalid-0": {"5.2": "hipBLAS's math modes (HIPBLAS_DEFAULT_MATH) are newer than HIP 5.2: CPP058 reports the "
                                 "emulated one, unfixed"},
     "CPP058-invalid-2": {"5.2": "hipBLAS's compute types (HIPBLAS_COMPUTE_64F) are newer than HIP 5.2: CPP058 reports "

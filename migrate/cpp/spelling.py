@@ -1,6 +1,6 @@
 """HIP's spelling of a CUDA name whose HIP counterpart (or hipmigrate's own, in a block) differs only in its prefix:
 cublas -> hipblas, cusolver -> hipsolver, cuda -> hip, CUBLAS_ -> HIPBLAS_, CUDA_ -> HIP_. For the rules that name
-what they write without a pack row (CPP053, CPP054, CPP058, CPP059, CPP064)."""
+what they write without a pack row (CPP053, CPP054, CPP058, CPP059, CPP064, CPP065)."""
 
 PREFIXES = (("cublas", "hipblas"), ("cusolver", "hipsolver"), ("cuda", "hip"), ("CUBLAS_", "HIPBLAS_"),
             ("CUDA_", "HIP_"))

@@ -1,4 +1,4 @@
-// CPP064's 64-bit eigensolvers (migrate/cpp/solver_eigen64.h) against cuSOLVER's own cusolverDnXsyevd and
+// CPP064's 64-bit eigensolvers (migrate/cpp/solver64.h) against cuSOLVER's own cusolverDnXsyevd and
 // cusolverDnXsyevdx, on an NVIDIA GPU: for each element type (float, double, complex float, complex double) and a
 // random symmetric or Hermitian matrix, the eigenvalues of all (syevd) and of the 3rd to the 12th (syevdx, by index),
 // with the vectors; the workspace sizes each asks for; info. Prints one line per case and "N passed, M failed".
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "solver_eigen64.h"
+#include "solver64.h"
 
 static unsigned state = 2024;
 static double rnd() { return (state = state * 1664525u + 1013904223u) / 4294967296.0 - 0.5; }

@@ -1,4 +1,4 @@
-// For benchmarks/device/solver_eigen64_check.cu: lets migrate/cpp/solver_eigen64.h compile under nvcc on cuSOLVER's
+// For benchmarks/device/solver64_check.cu: lets migrate/cpp/solver64.h compile under nvcc on cuSOLVER's
 // typed eigensolvers, whose arguments are hipSOLVER's in the same order, so that the block can be checked against
 // cuSOLVER's own 64-bit functions.
 #pragma once

@@ -1,9 +1,0 @@
-#!/bin/sh
-# On a machine with an NVIDIA GPU, from the repository root: build the check of the 64-bit eigensolvers hipmigrate
-# writes on the typed ones (migrate/cpp/solver_eigen64.h, CPP064), compiled by nvcc on cuSOLVER's typed functions
-# through benchmarks/device/solver_eigen64_check/hipsolver, against cuSOLVER's own 64-bit functions, and run it.
-set -eu
-work=$(mktemp -d)
-nvcc -std=c++17 -arch=${ARCH:-sm_90} -Ibenchmarks/device/solver_eigen64_check -Imigrate/cpp -o "$work/check" \
-  benchmarks/device/solver_eigen64_check.cu -lcusolver
-"$work/check"

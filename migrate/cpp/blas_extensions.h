@@ -64,16 +64,23 @@ inline hipblasStatus_t gemm(hipblasHandle_t h, hipblasOperation_t ta, hipblasOpe
   return hipblasDgemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, count);
 }
 
+// every group's sizes checked before any group runs, as one call that fails writes nothing
+inline bool sizes_valid(const int m[], const int n[], const int k[], int groups, const int size[]) {
+  if (groups < 0) return false;
+  for (int g = 0; g < groups; ++g)
+    if (size[g] < 0 || m[g] < 0 || n[g] < 0 || k[g] < 0) return false;
+  return true;
+}
+
 template <class T>
 inline hipblasStatus_t grouped(hipblasHandle_t h, const hipblasOperation_t ta[], const hipblasOperation_t tb[],
                                const int m[], const int n[], const int k[], const T alpha[], const T* const a[],
                                const int lda[], const T* const b[], const int ldb[], const T beta[], T* const c[],
                                const int ldc[], int groups, const int size[]) {
-  if (groups < 0) return HIPBLAS_STATUS_INVALID_VALUE;
+  if (!sizes_valid(m, n, k, groups, size)) return HIPBLAS_STATUS_INVALID_VALUE;
   return on_host(h, [&] {
     size_t at = 0;
     for (int g = 0; g < groups; ++g) {
-      if (size[g] < 0) return HIPBLAS_STATUS_INVALID_VALUE;
       hipblasStatus_t s = gemm(h, ta[g], tb[g], m[g], n[g], k[g], &alpha[g], a + at, lda[g], b + at, ldb[g], &beta[g],
                                c + at, ldc[g], size[g]);
       if (s != HIPBLAS_STATUS_SUCCESS) return s;
@@ -180,12 +187,11 @@ inline hipblasStatus_t hipblasGemmGroupedBatchedEx(hipblasHandle_t h, const hipb
                                                    hipDataType type_b, const int ldb[], const void* beta,
                                                    void* const c[], hipDataType type_c, const int ldc[], int groups,
                                                    const int size[], hipblasComputeType_t compute) {
-  if (groups < 0) return HIPBLAS_STATUS_INVALID_VALUE;
+  if (!detail::sizes_valid(m, n, k, groups, size)) return HIPBLAS_STATUS_INVALID_VALUE;
   size_t scalar = detail::scalar_bytes(compute, type_c);
   return detail::on_host(h, [&] {
     size_t at = 0;
     for (int g = 0; g < groups; ++g) {
-      if (size[g] < 0) return HIPBLAS_STATUS_INVALID_VALUE;
       hipblasStatus_t s = hipblasGemmBatchedEx(
           h, ta[g], tb[g], m[g], n[g], k[g], static_cast<const char*>(alpha) + g * scalar,
           const_cast<const void**>(a + at), type_a, lda[g], const_cast<const void**>(b + at), type_b, ldb[g],

@@ -376,7 +376,8 @@ inline Rand rand_layout(int lwork, int m, int n) {
   return l;
 }
 inline bool rand_args(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldu, int64_t ldv) {
-  return fits(m) && fits(n) && fits(lda) && fits(ldu) && fits(ldv) && k >= 1 && k <= (m < n ? m : n);
+  return fits(m) && fits(n) && fits(lda) && fits(ldu) && fits(ldv) && k >= 1 && k <= (m < n ? m : n) && lda >= m &&
+         ldu >= m && ldv >= n;
 }
 inline hipsolverEigMode_t rand_mode(signed char jobu, signed char jobv) {
   return jobu == 'S' || jobu == 's' || jobv == 'S' || jobv == 's' ? HIPSOLVER_EIG_MODE_VECTOR

@@ -1,20 +1,26 @@
 // For benchmarks/device/solver64_check.cu: lets migrate/cpp/solver64.h compile under nvcc on cuSOLVER's
-// typed eigensolvers, whose arguments are hipSOLVER's in the same order, so that the block can be checked against
-// cuSOLVER's own 64-bit functions.
+// typed eigensolvers and SVDs (syevd, syevdx, gesvd, gesvdj and their complex ones), whose arguments are hipSOLVER's
+// in the same order, so that the block can be checked against cuSOLVER's own 64-bit functions.
 #pragma once
 #include <cuComplex.h>
 #include <cusolverDn.h>
+#include <hip/hip_runtime_api.h>
 
 typedef cusolverDnHandle_t hipsolverHandle_t;
 typedef cusolverDnParams_t hipsolverDnParams_t;
 typedef cusolverStatus_t hipsolverStatus_t;
 typedef cusolverEigMode_t hipsolverEigMode_t;
 typedef cusolverEigRange_t hipsolverEigRange_t;
+typedef gesvdjInfo_t hipsolverGesvdjInfo_t;
 typedef cublasFillMode_t hipblasFillMode_t;
 typedef cudaDataType hipDataType;
 typedef cuFloatComplex hipFloatComplex;
 typedef cuDoubleComplex hipDoubleComplex;
+#define HIPSOLVER_STATUS_SUCCESS CUSOLVER_STATUS_SUCCESS
 #define HIPSOLVER_STATUS_INVALID_VALUE CUSOLVER_STATUS_INVALID_VALUE
+#define HIPSOLVER_STATUS_INTERNAL_ERROR CUSOLVER_STATUS_INTERNAL_ERROR
+#define HIPSOLVER_EIG_MODE_NOVECTOR CUSOLVER_EIG_MODE_NOVECTOR
+#define HIPSOLVER_EIG_MODE_VECTOR CUSOLVER_EIG_MODE_VECTOR
 #define HIP_R_32F CUDA_R_32F
 #define HIP_R_64F CUDA_R_64F
 #define HIP_C_32F CUDA_C_32F
@@ -35,3 +41,22 @@ typedef cuDoubleComplex hipDoubleComplex;
 #define hipsolverDnDsyevdx cusolverDnDsyevdx
 #define hipsolverDnCheevdx cusolverDnCheevdx
 #define hipsolverDnZheevdx cusolverDnZheevdx
+#define hipsolverGetStream cusolverDnGetStream
+#define hipsolverDnCreateGesvdjInfo cusolverDnCreateGesvdjInfo
+#define hipsolverDnDestroyGesvdjInfo cusolverDnDestroyGesvdjInfo
+#define hipsolverDnSgesvd_bufferSize cusolverDnSgesvd_bufferSize
+#define hipsolverDnDgesvd_bufferSize cusolverDnDgesvd_bufferSize
+#define hipsolverDnCgesvd_bufferSize cusolverDnCgesvd_bufferSize
+#define hipsolverDnZgesvd_bufferSize cusolverDnZgesvd_bufferSize
+#define hipsolverDnSgesvd cusolverDnSgesvd
+#define hipsolverDnDgesvd cusolverDnDgesvd
+#define hipsolverDnCgesvd cusolverDnCgesvd
+#define hipsolverDnZgesvd cusolverDnZgesvd
+#define hipsolverDnSgesvdj_bufferSize cusolverDnSgesvdj_bufferSize
+#define hipsolverDnDgesvdj_bufferSize cusolverDnDgesvdj_bufferSize
+#define hipsolverDnCgesvdj_bufferSize cusolverDnCgesvdj_bufferSize
+#define hipsolverDnZgesvdj_bufferSize cusolverDnZgesvdj_bufferSize
+#define hipsolverDnSgesvdj cusolverDnSgesvdj
+#define hipsolverDnDgesvdj cusolverDnDgesvdj
+#define hipsolverDnCgesvdj cusolverDnCgesvdj
+#define hipsolverDnZgesvdj cusolverDnZgesvdj

@@ -98,7 +98,7 @@ UNBUILT = {
     "HAZ005-invalid-1": {"5.2": "inline PTX", "6.4": "inline PTX"},
     "HAZ005-invalid-2": {"5.2": "inline PTX", "6.4": "inline PTX"},
     "HAZ005-invalid-3": {"5.2": "inline PTX", "6.4": "inline PTX"},
-    "HAZ016-invalid-4": {"5.2": "libcu++ (cuda/barrier) has no HIP port", "6.4": "libcu++ (cuda/barrier) has no HIP port"},
+    "HAZ016-invalid-4": {"5.2": "libcu++ (cuda/atomic) has no HIP port", "6.4": "libcu++ (cuda/atomic) has no HIP port"},
     "HAZ016-invalid-5": {"5.2": "cooperative_groups/memcpy_async.h has no HIP counterpart",
                          "6.4": "cooperative_groups/memcpy_async.h has no HIP counterpart"},
 

@@ -9,13 +9,15 @@ a version. Where the gate is a whole `#if NAME >= N` (or `<`) and the branch a H
 never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), the finding is
 an error: the build stops there. So is `#ifdef __NVCC__` (or `#if defined(__NVCC__)`) around a function that the
 rest of the file calls, or, in a header, that only this branch defines (the units that include it call it: HeCBench's
-ssim defines `util::trilinear_kernel` so): a HIP build has no such function. Uses outside `#if`/`#elif`/`#ifdef`
-conditions are reported by CPP006 as CUDA names with no counterpart.
+ssim defines `util::trilinear_kernel` so) and that an `#else` replaces with something else: a HIP build has no such
+function. Without an `#else`, CPP066 opens the branch to hipcc instead. A condition that also tests a HIP macro
+(`__HIPCC__`, `__HIP_PLATFORM_AMD__`, ...) already says what a HIP build takes and is not reported. Uses outside
+`#if`/`#elif`/`#ifdef` conditions are reported by CPP006 as CUDA names with no counterpart.
 """
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.project_names import is_header
+from migrate.cpp.nvcc_branch import HIP_MACROS, lost_functions, openable
 from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
@@ -46,7 +48,8 @@ class CudaVersionGate(HazardRule):
         Invalid("#if defined(CUDART_VERSION) && CUDART_VERSION < 12000\nint old_api;\n#endif\n",
                 message=defined_message("CUDART_VERSION", "defined(CUDART_VERSION)")),
         # a header's function only nvcc compiles: the units that include it and call it stop
-        Invalid("namespace util {\n#ifdef __NVCC__\ntemplate <typename K>\ninline void launch(K k) { k(); }\n#endif\n}\n",
+        Invalid("namespace util {\n#ifdef __NVCC__\ntemplate <typename K>\ninline void launch(K k) { k(); }\n#else\n"
+                "inline void serial() {}\n#endif\n}\n",
                 path="utils.h", line=2,
                 message=defined_message("__NVCC__", "__NVCC__") + ", and a HIP build has no launch, which only this "
                                                                    "branch defines: a call of it stops the build"),
@@ -59,6 +62,9 @@ class CudaVersionGate(HazardRule):
         Invalid("#if CUDART_VERSION >= 2020\nint mapped = 1;\n#else\nint mapped = f(1, , 2);\n#endif\n", line=1,
                 message=value_message("CUDART_VERSION", "CUDART_VERSION >= 2020") + UNPARSED),
         Valid("#if HIP_VERSION >= 60000000\nint new_api;\n#endif\n"),
+        # a condition that says what a HIP build takes (CPP066 writes this one)
+        Valid("#if defined(__NVCC__) || defined(__HIPCC__)\nint twice(int x) { return 2 * x; }\n#endif\n"
+              "int main() { return twice(1); }\n"),
         Valid('// #if CUDA_VERSION >= 11000\nconst char* s = "CUDA_VERSION";\n'),
         Valid("#define MY_CUDA_VERSION 11\n#if MY_CUDA_VERSION > 10\nint x;\n#endif\n"),
     ]
@@ -66,15 +72,18 @@ class CudaVersionGate(HazardRule):
     def check(self, ctx):
         for m in WORDS.finditer(ctx.data):
             node = ctx.node_at(m.start(), m.end())
-            if node.type != "identifier" or parse.directive_condition(node) is None:
-                continue
+            condition = parse.directive_condition(node) if node.type == "identifier" else None
+            if condition is None or HIP_MACROS.search(condition.text):
+                continue  # not a condition, or one that already says what a HIP build takes
             name = decoded(m.group())
             parent = node.parent
             if parent.type == "preproc_defined":
                 yield self.finding(ctx, parent.start_byte, parent.end_byte,
                                    defined_message(name, " ".join(decoded(parent.text).split())))
             elif parent.type in parse.DIRECTIVES:
-                lost = _lost_functions(ctx, parent) if parent.type == "preproc_ifdef" and name == "__NVCC__" \
+                if openable(ctx, parent):
+                    continue  # CPP066 opens the branch to hipcc
+                lost = lost_functions(ctx, parent) if parent.type == "preproc_ifdef" and name == "__NVCC__" \
                     and decoded(parent.children[0].text) == "#ifdef" else []
                 if lost:
                     yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name) + _lost(lost),
@@ -115,34 +124,3 @@ def _lost(names: list[str]) -> str:
     defines = "defines" if len(names) == 1 else "define"
     return (f", and a HIP build has no {shown}, which only this branch {defines}: a call of "
             f"{'it' if len(names) == 1 else 'one'} stops the build")
-
-
-def _lost_functions(ctx, directive) -> list[str]:
-    """The functions an `#ifdef __NVCC__` branch defines that its `#else` does not, where a HIP build would call one:
-    in a header, any (its includers call them); elsewhere, those the rest of the file names."""
-    alternative = directive.child_by_field_name("alternative")
-    kept = set(_defined(alternative)) if alternative is not None else set()
-    names = [n for n in _defined(directive, skip=alternative) if n not in kept]
-    if not names or is_header(ctx.path):
-        return names
-    outside = ctx.data[:directive.start_byte] + ctx.data[directive.end_byte:]
-    return [n for n in names if re.search(rb"(?<![\w$])" + re.escape(n.encode()) + rb"\s*(?:<[^;{}]*>\s*)?\(", outside)]
-
-
-def _defined(node, skip=None) -> list[str]:
-    """Names of the functions defined directly in a conditional branch (not in a nested one, nor in SKIP)."""
-    names = []
-    for child in node.named_children:
-        if skip is not None and (child.start_byte, child.end_byte) == (skip.start_byte, skip.end_byte):
-            continue
-        if child.type == "template_declaration":
-            child = next((c for c in child.named_children if c.type == "function_definition"), None)
-        if child is None or child.type != "function_definition":
-            continue
-        declarator = child.child_by_field_name("declarator")
-        while declarator is not None and declarator.type != "function_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        name = declarator.child_by_field_name("declarator") if declarator is not None else None
-        if name is not None and name.type in ("identifier", "field_identifier"):
-            names.append(decoded(name.text))
-    return names

@@ -9,14 +9,16 @@ packs map it onto hipBLASLt (rules/mappings/cublaslt.toml), and CPP040, HAZ040 a
 differs. libcu++ (`<cuda/barrier>`, `<cuda/atomic>`, `<cuda/std/...>`: `cuda::barrier`, `cuda::pipeline`,
 `cuda::atomic_ref`) ships with no ROCm release, and HIP's cooperative groups (5.2 to 6.4) have no
 `cooperative_groups/reduce.h`, `scan.h` or `memcpy_async.h` (`cg::reduce`, `cg::inclusive_scan`,
-`cg::memcpy_async`). Each library is reported once per file, at its include or else at its first use (ERROR).
+`cg::memcpy_async`). Each library is reported once per file, at its include or else at its first use (ERROR),
+except a libcu++ that CPP068 writes (a file using only `cuda::barrier`, `cuda::memcpy_async` and the per-thread
+`cuda::pipeline`).
 
 `thrust::cuda::par` (and `par_nosync`) is the one mechanical case: rocThrust spells the policy
 `thrust::hip::par`, so that is a SAFE fix.
 """
 import re
 
-from migrate.cpp import parse
+from migrate.cpp import cuda_barrier, parse
 from migrate.model import Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 
@@ -67,7 +69,8 @@ class LibraryWithoutDropInPort(HazardRule):
         Invalid("void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::cuda::par.on(st), b, e); }\n",
                 fixed="void s(int* b, int* e, hipStream_t st) { thrust::sort(thrust::hip::par.on(st), b, e); }\n",
                 message="thrust::cuda::par is CUDA Thrust's execution policy: rocThrust spells it thrust::hip::par"),
-        Invalid("#include <cuda/barrier>\n__global__ void k() { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n",
+        Invalid("#include <cuda/barrier>\n#include <cuda/atomic>\n"
+                "__global__ void k(cuda::atomic<int>* n) { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n",
                 line=1, message=message("libcudacxx")),
         Invalid("#include <cooperative_groups.h>\n#include <cooperative_groups/memcpy_async.h>\n", line=2,
                 message=message("cg_extras")),
@@ -86,6 +89,8 @@ class LibraryWithoutDropInPort(HazardRule):
                              or b"cuda/" in data or b"cooperative_groups/" in data):
             for node in parse.captures(INCLUDES, ctx.tree.root_node).get("path", []):
                 library = library_of_include(node.text.decode("utf-8", "surrogateescape"))
+                if library == "libcudacxx" and cuda_barrier.plan(ctx) is not None:
+                    continue  # CPP068 writes what the file uses of it
                 if library is not None and library not in seen:
                     seen.add(library)
                     include = node.parent

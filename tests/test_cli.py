@@ -120,10 +120,10 @@ def test_diff_prints_unified_diff_and_writes_nothing(tmp_path):
 
 def test_scan_counts_by_family_and_reports_unsupported(tmp_path):
     src = write_tree(tmp_path / "src", {"g.cu": "#include <cuda_runtime.h>\nvoid f(cudaGraph_t g) {\n"
-                                                "  cudaCtxResetPersistingL2Cache();\n  cudaDeviceSynchronize();\n}\n"})
+                                                "  cudaInitDevice(0, 0, 0);\n  cudaDeviceSynchronize();\n}\n"})
     result = cli("scan", src, "--hip-version", "6.2")
     assert result.exit_code == 1  # an identifier with no HIP counterpart is an error: it stops the build
-    assert "g.cu:3:3: cudaCtxResetPersistingL2Cache has no HIP counterpart" in result.stdout
+    assert "g.cu:3:3: cudaInitDevice has no HIP counterpart" in result.stdout
     assert not (tmp_path / "out").exists()
 
 

@@ -1,10 +1,10 @@
 #ifndef HIPMIGRATE_CUDA_BARRIER
 #define HIPMIGRATE_CUDA_BARRIER
-// hipmigrate: libcu++'s cuda::barrier, cuda::memcpy_async and the per-thread cuda::pipeline (<cuda/barrier>,
-// <cuda/pipeline>), which HIP lacks, in namespace hipmigrate_cuda. The barrier is a split arrive/wait barrier on
-// atomics (arrivals count down to the phase's end, waiters spin on the phase); a copy is done at once by the thread
-// (or, for a group's copy, by the group's threads together) before it returns, so that whatever waits for it, a
-// barrier or a pipeline stage, finds it complete.
+// hipmigrate: libcu++'s cuda::barrier, cuda::memcpy_async and cuda::pipeline (<cuda/barrier>, <cuda/pipeline>), which
+// HIP lacks, in namespace hipmigrate_cuda. The barrier is a split arrive/wait barrier on atomics (arrivals count down
+// to the phase's end, waiters spin on the phase); a block's pipeline keeps, for each stage, the times it was filled
+// and emptied the same way; a copy is done at once by the thread (or, for a group's copy, by the group's threads
+// together) before it returns, so that whatever waits for it, a barrier or a pipeline stage, finds it complete.
 #include <hip/hip_runtime.h>
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +71,7 @@ class barrier {
     arrival_token phase = *static_cast<volatile unsigned*>(&phase_);
     detail::fence<Scope>();  // what this thread wrote before arriving, seen by those the phase's end releases
     if (atomicSub(&pending_, (int)update) == (int)update) {
+      detail::fence<Scope>();  // a count arrive_and_drop lowered before its arrival
       atomicExch(&pending_, *static_cast<volatile int*>(&expected_));
       detail::fence<Scope>();
       atomicAdd(&phase_, 1u);
@@ -119,6 +120,109 @@ __device__ inline pipeline<thread_scope_thread> make_pipeline() { return pipelin
 template <uint8_t Prior>
 __device__ inline void pipeline_consumer_wait_prior(pipeline<thread_scope_thread>&) {}
 
+enum class pipeline_role { producer, consumer };
+
+namespace detail {
+// one stage's side (filled or emptied): the arrivals left in the round, and the rounds done
+struct stage_count {
+  int pending;
+  unsigned rounds;
+};
+
+template <thread_scope Scope>
+__device__ inline void arrive(stage_count* c, int expected) {
+  fence<Scope>();
+  if (atomicSub(&c->pending, 1) == 1) {
+    atomicExch(&c->pending, expected);
+    fence<Scope>();
+    atomicAdd(&c->rounds, 1u);
+  }
+}
+
+template <thread_scope Scope>
+__device__ inline void wait_rounds(const stage_count* c, unsigned rounds) {
+  while ((int)(*static_cast<const volatile unsigned*>(&c->rounds) - rounds) < 0) {
+  }
+  fence<Scope>();
+}
+}  // namespace detail
+
+// the state a group's pipeline shares, in shared memory: who produces, who consumes, and each stage's rounds
+template <thread_scope Scope, uint8_t Stages>
+class pipeline_shared_state {
+ public:
+  pipeline_shared_state() = default;
+  pipeline_shared_state(const pipeline_shared_state&) = delete;
+  pipeline_shared_state& operator=(const pipeline_shared_state&) = delete;
+
+  int producers;
+  int consumers;
+  detail::stage_count filled[Stages];
+  detail::stage_count emptied[Stages];
+};
+
+// a group's pipeline: a producer waits until its stage was emptied as many times as it was filled, fills it and
+// commits; a consumer waits until it was filled once more than emptied, reads it and releases it
+template <thread_scope Scope>
+class pipeline {
+ public:
+  __device__ pipeline(int stages, int producers, int consumers, detail::stage_count* filled,
+                      detail::stage_count* emptied)
+      : stages_(stages), producers_(producers), consumers_(consumers), filled_(filled), emptied_(emptied) {}
+  __device__ void producer_acquire() { detail::wait_rounds<Scope>(&emptied_[head_], head_round_); }
+  __device__ void producer_commit() {
+    detail::arrive<Scope>(&filled_[head_], producers_);
+    advance(head_, head_round_);
+  }
+  __device__ void consumer_wait() { detail::wait_rounds<Scope>(&filled_[tail_], tail_round_ + 1); }
+  __device__ void consumer_release() {
+    detail::arrive<Scope>(&emptied_[tail_], consumers_);
+    advance(tail_, tail_round_);
+  }
+
+ private:
+  __device__ void advance(int& stage, unsigned& round) {
+    if (++stage == stages_) {
+      stage = 0;
+      ++round;
+    }
+  }
+  int stages_, producers_, consumers_;
+  detail::stage_count *filled_, *emptied_;
+  int head_ = 0, tail_ = 0;
+  unsigned head_round_ = 0, tail_round_ = 0;
+};
+
+namespace detail {
+// counts the group's producers and consumers (each thread says what it is) and starts every stage empty
+template <class Group, thread_scope Scope, uint8_t Stages>
+__device__ inline pipeline<Scope> shared_pipeline(const Group& group, pipeline_shared_state<Scope, Stages>* state,
+                                                  bool producer, bool consumer) {
+  if (group.thread_rank() == 0) state->producers = state->consumers = 0;
+  group.sync();
+  if (producer) atomicAdd(&state->producers, 1);
+  if (consumer) atomicAdd(&state->consumers, 1);
+  group.sync();
+  if (group.thread_rank() == 0)
+    for (int s = 0; s < Stages; ++s) {
+      state->filled[s] = stage_count{state->producers, 0u};
+      state->emptied[s] = stage_count{state->consumers, 0u};
+    }
+  group.sync();
+  return pipeline<Scope>(Stages, state->producers, state->consumers, state->filled, state->emptied);
+}
+}  // namespace detail
+
+template <class Group, thread_scope Scope, uint8_t Stages>
+__device__ inline pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, Stages>* state) {
+  return detail::shared_pipeline(group, state, true, true);
+}
+template <class Group, thread_scope Scope, uint8_t Stages>
+__device__ inline pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, Stages>* state,
+                                                pipeline_role role) {
+  return detail::shared_pipeline(group, state, role == pipeline_role::producer, role == pipeline_role::consumer);
+}
+
 template <size_t Alignment, thread_scope Scope>
 __device__ inline void memcpy_async(void* dst, const void* src, aligned_size_t<Alignment> size, barrier<Scope>&) {
   detail::copy<Alignment>(dst, src, size.value, 0, 1);
@@ -127,12 +231,12 @@ template <thread_scope Scope>
 __device__ inline void memcpy_async(void* dst, const void* src, size_t size, barrier<Scope>&) {
   detail::copy<1>(dst, src, size, 0, 1);
 }
-template <size_t Alignment>
-__device__ inline void memcpy_async(void* dst, const void* src, aligned_size_t<Alignment> size,
-                                    pipeline<thread_scope_thread>&) {
+template <size_t Alignment, thread_scope Scope>
+__device__ inline void memcpy_async(void* dst, const void* src, aligned_size_t<Alignment> size, pipeline<Scope>&) {
   detail::copy<Alignment>(dst, src, size.value, 0, 1);
 }
-__device__ inline void memcpy_async(void* dst, const void* src, size_t size, pipeline<thread_scope_thread>&) {
+template <thread_scope Scope>
+__device__ inline void memcpy_async(void* dst, const void* src, size_t size, pipeline<Scope>&) {
   detail::copy<1>(dst, src, size, 0, 1);
 }
 

@@ -1,5 +1,5 @@
-"""libcu++'s barrier, asynchronous copies and per-thread pipeline (<cuda/barrier>, <cuda/pipeline>), which no ROCm
-release ships: the block migrate/cpp/cuda_barrier.h (namespace NAMESPACE), which CPP068 writes in place of the
+"""libcu++'s barrier, asynchronous copies and pipelines (<cuda/barrier>, <cuda/pipeline>), which no ROCm release
+ships: the block migrate/cpp/cuda_barrier.h (namespace NAMESPACE), which CPP068 writes in place of the
 include and whose names it qualifies, where the file uses nothing of libc++ beyond it. HAZ016 reports the rest."""
 import re
 
@@ -12,11 +12,8 @@ MARKER = "HIPMIGRATE_CUDA_BARRIER"
 HEADERS = frozenset({"cuda/barrier", "cuda/pipeline"})
 NAMES = frozenset({"barrier", "thread_scope", "thread_scope_system", "thread_scope_device", "thread_scope_block",
                    "thread_scope_thread", "aligned_size_t", "memcpy_async", "pipeline", "make_pipeline",
-                   "pipeline_consumer_wait_prior"})
+                   "pipeline_consumer_wait_prior", "pipeline_shared_state", "pipeline_role"})
 USE = re.compile(rb"(?<![\w:])((?:::[ \t]*)?cuda[ \t]*::[ \t]*)(\w+)")
-# the per-thread pipeline is the block's only one: a block-scope pipeline's stages are shared between threads
-THREAD_PIPELINE = re.compile(rb"[ \t]*<[ \t]*(?:(?:::[ \t]*)?cuda[ \t]*::[ \t]*)?thread_scope_thread[ \t]*>")
-NO_ARGUMENTS = re.compile(rb"[ \t]*\([ \t]*\)")
 IN_CODE = (Context.CODE, Context.MACRO, Context.USER_SCOPE)  # cuda::name reads as a user's namespace to the tree
 
 
@@ -46,10 +43,6 @@ def _plan(ctx):
         name = m.group(2).decode("ascii", "replace")
         if name not in NAMES:
             return None
-        if name == "pipeline" and not THREAD_PIPELINE.match(data, m.end()):
-            return None
-        if name == "make_pipeline" and not NO_ARGUMENTS.match(data, m.end()):
-            return None
         uses.append(m)
     if not lines and not uses:
         return None
@@ -57,5 +50,5 @@ def _plan(ctx):
 
 
 def block(newline: str = "\n") -> str:
-    """libcu++'s barrier, copies and per-thread pipeline, as the block CPP068 writes (guarded by MARKER)."""
+    """libcu++'s barrier, copies and pipelines, as the block CPP068 writes (guarded by MARKER)."""
     return blocks.text("cuda_barrier.h", newline)

@@ -26,7 +26,8 @@ def _unsupported(ctx):
             continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
             # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026; umin and the like: CPP047; __trap: CPP048;
             # cuBLAS's algorithm choices: CPP055; its emulation settings: CPP058; intrinsics hipmigrate writes: CPP060;
-            # cuSOLVER's 64-bit functions: CPP064; cuBLAS extensions: CPP065; carveout values: CPP069
+            # cuSOLVER's 64-bit functions: CPP064; cuBLAS extensions: CPP065; persisting L2: CPP067; carveout
+            # values: CPP069
         known = packs.unsupported.get(name)
         if known is None and not CUDA_LOOKING.match(name):
             continue

@@ -69,7 +69,8 @@ class HelperWithoutHipApi(CppRule):
                 "!defined(__HIP__)  // hipmigrate CPP049: name uses cudaGraphConditionalHandle, which HIP lacks\n"
                 "const char *name(cudaGraphConditionalHandle s) { return \"s\"; }\n#endif\n"
                 "template <typename T> const char *check(T r) { return name(r); }\n", line=2),
-        Valid("void run() { cudaCtxResetPersistingL2Cache(); }\n"),
+        Valid("void run() { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"
+              "                                                 cudaFlushGPUDirectRDMAWritesToOwner); }\n"),
         Valid("#include <cuda_runtime.h>\n#ifndef __HIP_PLATFORM_AMD__\nsize_t ws(cudaGraphConditionalHandle s);\n#endif\n",
               path="utils.h"),
         Valid("struct S { size_t ws(cudaGraphConditionalHandle s); };\n", path="utils.h"),

@@ -1,9 +1,10 @@
-"""libcu++'s `cuda::barrier`, `cuda::memcpy_async` and the per-thread `cuda::pipeline` (`<cuda/barrier>`,
-`<cuda/pipeline>`), which no ROCm release ships: written in a block.
+"""libcu++'s `cuda::barrier`, `cuda::memcpy_async` and `cuda::pipeline` (`<cuda/barrier>`, `<cuda/pipeline>`), which
+no ROCm release ships: written in a block.
 
 Kernels since Ampere stage tiles through shared memory with asynchronous copies: `cuda::memcpy_async` completes on a
-`cuda::barrier` (split into `arrive()` and `wait(token)`) or on a thread's `cuda::pipeline` (`make_pipeline()`,
-`producer_commit()`, `pipeline_consumer_wait_prior<N>()`). HIP has no asynchronous global-to-shared copy and no
+`cuda::barrier` (split into `arrive()` and `wait(token)`), on a thread's `cuda::pipeline` (`make_pipeline()`,
+`producer_commit()`, `pipeline_consumer_wait_prior<N>()`) or on a block's, whose stages producers fill and consumers
+empty (`make_pipeline(block, &shared_state, role)`, `producer_acquire()`, `consumer_wait()`, `consumer_release()`). HIP has no asynchronous global-to-shared copy and no
 libcu++. Where a file uses nothing of libcu++ but these, the first `<cuda/barrier>` or `<cuda/pipeline>` include
 becomes a block (namespace `hipmigrate_cuda`), the others go, and every `cuda::` name is qualified with the
 namespace:
@@ -12,9 +13,13 @@ namespace:
 - a copy is made by the thread before `memcpy_async` returns (a group's copy by the group's threads together), in
   words as wide as the `cuda::aligned_size_t` allows, so what waits for it finds it complete: the double buffering
   stays correct, without the overlap of copy and compute the hardware gave on NVIDIA;
-- the per-thread pipeline's stages have nothing left to wait for.
-A file that uses more of libcu++ (`cuda::std::`, `cuda::atomic`, a block-scope pipeline with shared state and roles)
-is left to HAZ016, which reports it.
+- the per-thread pipeline's stages have nothing left to wait for; a block's pipeline counts, for each stage, the
+  times its producers filled it and its consumers emptied it (atomics in the shared state), a producer waiting
+  until its stage was emptied as often as filled and a consumer until it was filled once more.
+Waiting spins, as libcu++'s does: a producer and a consumer that share a 64-lane wavefront and wait for each other
+in diverging branches would stall where NVIDIA's independent thread scheduling lets them go on (HAZ004's class).
+A file that uses more of libcu++ (`cuda::std::`, `cuda::atomic`, `cuda::atomic_ref`) is left to HAZ016, which reports
+it.
 """
 from migrate.cpp.cuda_barrier import MARKER, NAMESPACE, block, plan
 from migrate.cpp.includes import whole_line
@@ -55,7 +60,8 @@ class LibcudacxxBarrier(CppRule):
         # more of libcu++ than the block has: HAZ016's
         Valid("#include <cuda/barrier>\n#include <cuda/std/atomic>\n"
               "__global__ void k(cuda::std::atomic<int>* a) { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n"),
-        Valid("__global__ void k(float* a) { cuda::pipeline_shared_state<cuda::thread_scope_block, 2> *s; }\n"),
+        Valid("#include <cuda/atomic>\n"
+              "__global__ void k(int* a) { cuda::atomic_ref<int, cuda::thread_scope_device> r(*a); }\n"),
         # already the block's, and a project's own namespace
         Valid("__global__ void k() { __shared__ hipmigrate_cuda::barrier<hipmigrate_cuda::thread_scope_block> b; }\n"),
         Valid("namespace at { namespace cuda { int barrier; } }\nint f() { return at::cuda::barrier; }\n"),

@@ -20,8 +20,9 @@ class UnsupportedCudaIdentifier(CppRule):
     severity = Severity.ERROR  # a name the HIP headers do not declare stops the build: a blocker
     fixable = False
     examples = [
-        Invalid("void f(int g) { cudaCtxResetPersistingL2Cache(); }", line=1,
-                message="cudaCtxResetPersistingL2Cache has no HIP counterpart: left unchanged, port it by hand"),
+        Invalid("void f(int g) { cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"
+                "                                                    cudaFlushGPUDirectRDMAWritesToOwner); }", line=1,
+                message="cudaDeviceFlushGPUDirectRDMAWrites has no HIP counterpart: left unchanged, port it by hand"),
         Invalid("int v = cudaNoSuchThing(1);", message="cudaNoSuchThing looks like CUDA API but no pack "
                 "knows it: left unchanged, port it by hand"),
         Valid("#define CUDA_CHECK(x) x\nint a = CUDA_CHECK(1);"),

@@ -11,9 +11,9 @@ __device__ unsigned lane_id() {
 }
 
 __device__ float load(const float* p) {
-  float v;
-  asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));
-  return v;
+  float v, w;
+  asm volatile("ld.global.nc.v2.f32 {%0, %1}, [%2];" : "=f"(v), "=f"(w) : "l"(p));
+  return v + w;
 }
 
 __global__ void copy(int* s, const float* in, float* out) {
@@ -42,8 +42,8 @@ def test_scan_lists_every_asm_site(tmp_path):
         "4 inline assembly sites (PTX does not build for AMD):",
         "  ptx.cu:5:3: mov.u32, %laneid",
         "      %laneid → __lane_id()",
-        "  ptx.cu:11:3: ld.global.nc.f32",
-        "      ld.global.nc.f32 → __ldg()",
+        "  ptx.cu:11:3: ld.global.nc.v2.f32",
+        "      ld.global.nc.v2.f32 → __ldg()",
         "  ptx.cu:16:3: cp.async.ca.shared.global, cp.async.wait_all",
         "      cp.async.ca.shared.global: no HIP counterpart",
         "      cp.async.wait_all: no HIP counterpart",
@@ -58,8 +58,8 @@ def test_scan_json_lists_the_same_sites(tmp_path):
     assert doc["inline_asm"] == [
         {"path": "ptx.cu", "line": 5, "column": 3, "instructions": ["mov.u32", "%laneid"],
          "suggestions": [{"ptx": "%laneid", "hip": "__lane_id()"}]},
-        {"path": "ptx.cu", "line": 11, "column": 3, "instructions": ["ld.global.nc.f32"],
-         "suggestions": [{"ptx": "ld.global.nc.f32", "hip": "__ldg()"}]},
+        {"path": "ptx.cu", "line": 11, "column": 3, "instructions": ["ld.global.nc.v2.f32"],
+         "suggestions": [{"ptx": "ld.global.nc.v2.f32", "hip": "__ldg()"}]},
         {"path": "ptx.cu", "line": 16, "column": 3,
          "instructions": ["cp.async.ca.shared.global", "cp.async.wait_all"],
          "suggestions": [{"ptx": "cp.async.ca.shared.global", "hip": None},

@@ -43,7 +43,7 @@ GATED = """\
 #include <cuda_runtime.h>
 __global__ void k(int* p) {
 #if __CUDA_ARCH__ >= 700
-  asm volatile("membar.gl;");
+  asm volatile("cp.async.wait_all;");
 #endif
   p[0] = 1;
 }
@@ -77,7 +77,7 @@ __device__ void add(__half* out, __half v) {
   gpuAtomicAdd(out, v);
 #else
   atomicAdd(out, v);
-  asm volatile("membar.gl;");
+  asm volatile("cp.async.wait_all;");
 #endif
 }
 __device__ void add2(__half* out, __half v) { atomicAdd(out, v); }

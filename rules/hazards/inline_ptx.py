@@ -6,8 +6,9 @@ opcodes and special registers the string uses and, where HIP has one, the builti
 (`%laneid` → `__lane_id()`, `ld.global.nc` → `__ldg()`, `%globaltimer` → `wall_clock64()` (ticks of the wall clock, not nanoseconds),
 `mma.sync`/`wmma` → rocWMMA; `cp.async` has no counterpart). The table lives in `migrate/cpp/ptx.py`.
 
-Only the exact lane-id idiom `asm("mov.u32 %0, %%laneid;" : "=r"(x));` is fixed, to
-`x = __lane_id();`: UNSAFE, because `x` may be meant as a 0..31 lane (CDNA lanes go to 63).
+Only the exact lane-id idiom `asm("mov.u32 %0, %%laneid;" : "=r"(x));` is fixed here, to
+`x = __lane_id();`: UNSAFE, because `x` may be meant as a 0..31 lane (CDNA lanes go to 63). A statement of one
+instruction that a HIP function computes exactly (`vabsdiff4`, `prmt`, `red.global.add`, `membar.gl`, ...) is CPP070's.
 asm in a host function, or in a `#define` body, is left alone unless its text is recognisably PTX.
 `hipmigrate scan` lists every site found here with its instructions and their HIP counterparts.
 """
@@ -16,6 +17,7 @@ import re
 from migrate.cpp import parse, ptx
 from migrate.cpp.macro_bodies import trees
 from migrate.cpp.ptx import asm_text, describe
+from migrate.cpp.ptx_exact import rewrite
 from migrate.edits import decoded
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
@@ -34,10 +36,10 @@ class InlinePtx(HazardRule):
         Invalid('__device__ unsigned lane() { unsigned x; asm("mov.u32 %0, %%laneid;" : "=r"(x)); return x; }',
                 fixed="__device__ unsigned lane() { unsigned x; x = __lane_id(); return x; }", options=UNSAFE, line=1,
                 message="inline PTX does not compile for AMD GPUs: it uses mov.u32, %laneid (%laneid → __lane_id())"),
-        Invalid('__device__ float ld(const float* p) {\n  float v;\n'
-                '  asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));\n  return v;\n}',
-                line=3, message="inline PTX does not compile for AMD GPUs: it uses ld.global.nc.f32 "
-                                "(ld.global.nc.f32 → __ldg())"),
+        Invalid('__device__ float2 ld(const float2* p) {\n  float2 v;\n'
+                '  asm volatile("ld.global.nc.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));\n  return v;\n}',
+                line=3, message="inline PTX does not compile for AMD GPUs: it uses ld.global.nc.v2.f32 "
+                                "(ld.global.nc.v2.f32 → __ldg())"),
         Invalid('__global__ void k(int* s) {\n  __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 16;"\n'
                 '      :: "r"(s[0]), "l"(s));\n}',
                 message="inline PTX does not compile for AMD GPUs: it uses cp.async.ca.shared.global "
@@ -66,6 +68,8 @@ class InlinePtx(HazardRule):
                     continue
                 statement = node.parent if node.parent is not None and node.parent.type == "expression_statement" \
                     else node
+                if base == 0 and statement is not node and rewrite(node) is not None:
+                    continue  # one instruction a HIP function computes: CPP070 writes it
                 edits = self._lane_id_fix(node, statement, text, base)
                 items = ptx.instructions(text)
                 yield self.finding(ctx, base + statement.start_byte, base + statement.end_byte, describe(items),

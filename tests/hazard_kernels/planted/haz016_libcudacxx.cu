@@ -1,12 +1,9 @@
 // expect: HAZ016 3
-// A block-wide barrier from libcu++, which no ROCm release ships.
-#include <cuda/barrier>
+// A device-wide atomic counter from libcu++, which no ROCm release ships.
+#include <cuda/atomic>
 
-__global__ void stage(const float* in, float* out) {
-    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
-    if (threadIdx.x == 0)
-        init(&bar, blockDim.x);
-    __syncthreads();
-    out[threadIdx.x] = in[threadIdx.x];
-    bar.arrive_and_wait();
+__global__ void count(int* hits, const float* in) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> counter(*hits);
+    if (in[threadIdx.x] > 0.0f)
+        counter.fetch_add(1, cuda::memory_order_relaxed);
 }

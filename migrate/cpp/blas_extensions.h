@@ -194,8 +194,8 @@ inline hipblasStatus_t hipblasGemmGroupedBatchedEx(hipblasHandle_t h, const hipb
     for (int g = 0; g < groups; ++g) {
       hipblasStatus_t s = hipblasGemmBatchedEx(
           h, ta[g], tb[g], m[g], n[g], k[g], static_cast<const char*>(alpha) + g * scalar,
-          const_cast<const void**>(a + at), type_a, lda[g], const_cast<const void**>(b + at), type_b, ldb[g],
-          static_cast<const char*>(beta) + g * scalar, const_cast<void**>(c + at), type_c, ldc[g], size[g], compute,
+          (const void**)(a + at), type_a, lda[g], (const void**)(b + at), type_b, ldb[g],
+          static_cast<const char*>(beta) + g * scalar, (void**)(c + at), type_c, ldc[g], size[g], compute,
           HIPBLAS_GEMM_DEFAULT);
       if (s != HIPBLAS_STATUS_SUCCESS) return s;
       at += (size_t)size[g];

@@ -133,7 +133,10 @@ def declares(token: Token) -> bool:
                        "struct_specifier", "class_specifier", "enum_specifier", "enumerator", "preproc_def",
                        "preproc_function_def", "field_declaration", "array_declarator", "declaration",
                        "parameter_declaration", "optional_parameter_declaration", "reference_declarator"):
-        return parent.child_by_field_name("declarator") == node or parent.child_by_field_name("name") == node
+        if parent.type == "reference_declarator":  # `T& name`: the name is its only named child, without a field
+            return node in parent.named_children
+        # `T a, b;` declares every declarator, not only the first
+        return node in parent.children_by_field_name("declarator") or parent.child_by_field_name("name") == node
     return declared_in_scope(node) is not None
 
 

@@ -32,7 +32,7 @@ REGISTRY = default_registry()
 TARGETS = ("gfx942", "gfx950", "gfx1201")
 CODES = ("CPP053", "CPP055", "CPP056", "CPP058", "CPP059", "CPP060", "CPP061", "CPP062", "CPP063", "CPP064",
          "CPP065", "CPP066", "CPP067", "CPP068", "CPP069", "CPP070",
-         "CPP071", "CPP072")
+         "CPP071", "CPP072", "CPP073")
 
 
 def cases():

@@ -1,7 +1,7 @@
 """The CUDA identifiers of a file that have no HIP counterpart: what CPP006 reports, and what CPP043 takes out of
 `case` labels. Names the project defines itself, names other rules own and version gates are not among them."""
-from migrate.cpp import (bf16_conversions, blas_algorithms, blas_emulation, blas_extensions, carveout, cudnn,
-                         device_builtins, integer_min_max, intrinsics, l2_persistence, nvtx_shim, solver64)
+from migrate.cpp import (absent_features, bf16_conversions, blas_algorithms, blas_emulation, blas_extensions,
+                         carveout, cudnn, device_builtins, integer_min_max, intrinsics, l2_persistence, nvtx_shim, solver64)
 from migrate.cpp.context import CUDA_LOOKING
 from migrate.cpp.parse import CALLBACK_MACROS, CUDA_ONLY_MACROS, declares, directive_condition
 
@@ -21,13 +21,15 @@ def _unsupported(ctx):
                 or name in nvtx_shim.NAMES or name in integer_min_max.TYPES or name in device_builtins.BUILTINS
                 or cudnn.canonical(name) is not None or (blas_algorithms.owned(name) and not case_label(token))
                 or blas_emulation.owned(name) or blas_extensions.owned(name) or intrinsics.owned(name)
-                or solver64.owned(name) or name in carveout.VALUES or l2_persistence.owned(name)
+                or solver64.owned(name) or name in carveout.VALUES
+                or l2_persistence.owned(name)
+                or (name in absent_features.ATTRIBUTES and absent_features.inside_answered(ctx, token.start))
                 or (ctx.target_tuple >= bf16_conversions.SINCE and bf16_conversions.NAMES.fullmatch(name.encode()))):
             continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
             # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026; umin and the like: CPP047; __trap: CPP048;
             # cuBLAS's algorithm choices: CPP055; its emulation settings: CPP058; intrinsics hipmigrate writes: CPP060;
             # cuSOLVER's 64-bit functions: CPP064; cuBLAS extensions: CPP065; persisting L2: CPP067; carveout
-            # values: CPP069
+            # values: CPP069; attributes of features AMD lacks: CPP073
         known = packs.unsupported.get(name)
         if known is None and not CUDA_LOOKING.match(name):
             continue

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from migrate.cpp import parse
 from migrate.cpp.includes import includes
-from migrate.model import Edit
+from migrate.cpp.spelling import hip_spelling
+from migrate.model import Edit, Severity
 
 
 def text(header: str, newline: str = "\n") -> str:
@@ -58,3 +59,28 @@ def _reaches(ctx, at: int, first: int) -> bool:
             return False
         node = node.parent
     return True
+
+
+def cuda_sites(ctx, pattern: re.Pattern[bytes], marker: str) -> tuple[bool, list[re.Match[bytes]]]:
+    """`sites`, less the matches already in HIP's spelling (the block's own names, qualified)."""
+    present, found = sites(ctx, pattern, marker)
+    return present, [m for m in found if not m.group(1).startswith(b"hip")]
+
+
+def qualified(rule, ctx, found, present: bool, block: str, namespace: str, message):
+    """A finding for each CUDA name of FOUND (matches whose first group is the name) that writes it as NAMESPACE::
+    its HIP spelling, the first one also writing BLOCK where the file lacks it; MESSAGE(name, written) says why."""
+    insert = [] if present else [place(ctx, found[0].start(), block)]
+    for m in found:
+        name = m.group(1).decode()
+        written = f"{namespace}::{hip_spelling(name)}"
+        yield rule.finding(ctx, m.start(1), m.end(1), message(name, written),
+                           edits=[*insert, Edit(m.start(1), m.end(1), written)], title=f"Use {written}")
+
+
+def too_old(rule, ctx, found, message):
+    """An error for each CUDA name of FOUND where the target release is older than the block needs; MESSAGE(name,
+    release) says what it lacks."""
+    release = ".".join(map(str, ctx.target_tuple))
+    for m in found:
+        yield rule.finding(ctx, m.start(1), m.end(1), message(m.group(1).decode(), release), severity=Severity.ERROR)

@@ -19,8 +19,6 @@ the functions, and every call is qualified with the namespace. The block passes 
 """
 from migrate.cpp import blocks
 from migrate.cpp.blas_extensions import CALL, MARKER, NAMESPACE, SINCE, block
-from migrate.cpp.spelling import hip_spelling
-from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 HOW = {"herk": "hipBLAS's Cherk where A and C are complex single (8-bit complex A is not supported)",
@@ -71,23 +69,14 @@ class BlasExtension(CppRule):
         if b"tpttr" not in data and b"trttp" not in data and b"rkEx" not in data and b"GroupedBatched" not in data \
                 and b"rk3mEx" not in data:
             return
-        present, sites = blocks.sites(ctx, CALL, MARKER)
-        sites = [m for m in sites if m.group(1).startswith(b"cu")]
-        if not sites:
+        present, found = blocks.cuda_sites(ctx, CALL, MARKER)
+        if not found:
             return
         if ctx.target_tuple < SINCE:
-            release = ".".join(map(str, ctx.target_tuple))
-            for m in sites:
-                yield self.finding(ctx, m.start(1), m.end(1), f"hipBLAS has no {m.group(1).decode()}, and the block "
-                                   "that stands for it passes hipComplex and hipDataType, which hipBLAS takes without "
-                                   f"HIPBLAS_V2 from HIP {SINCE[0]}.{SINCE[1]}, not in HIP {release}",
-                                   severity=Severity.ERROR)
+            yield from blocks.too_old(self, ctx, found, lambda name, release: (
+                f"hipBLAS has no {name}, and the block that stands for it passes hipComplex and hipDataType, which "
+                f"hipBLAS takes without HIPBLAS_V2 from HIP {SINCE[0]}.{SINCE[1]}, not in HIP {release}"))
             return
         header = ctx.packs.headers["cublas_v2.h"].hip_for(ctx.target_tuple)
-        insert = [] if present else [blocks.place(ctx, sites[0].start(), block(ctx.newline, header))]
-        for m in sites:
-            name = m.group(1).decode()
-            hip = hip_spelling(name)
-            yield self.finding(ctx, m.start(1), m.end(1), f"hipBLAS has no {name}: {NAMESPACE}::{hip} computes it "
-                               f"with {_how(name)}", edits=[*insert, Edit(m.start(1), m.end(1), f"{NAMESPACE}::{hip}")],
-                               title=f"Use {NAMESPACE}::{hip}")
+        yield from blocks.qualified(self, ctx, found, present, block(ctx.newline, header), NAMESPACE,
+                                    lambda name, written: f"hipBLAS has no {name}: {written} computes it with {_how(name)}")

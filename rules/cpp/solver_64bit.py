@@ -23,8 +23,6 @@ cuSOLVER's 64-bit ones on an NVIDIA GPU.
 """
 from migrate.cpp import blocks
 from migrate.cpp.solver64 import CALL, MARKER, NAMESPACE, SINCE, block, typed
-from migrate.cpp.spelling import hip_spelling
-from migrate.model import Edit, Severity
 from migrate.rule import CppRule, Invalid, Valid
 
 OLD = (("hip_version", "5.2"),)
@@ -70,24 +68,16 @@ class Solver64Bit(CppRule):
     def check(self, ctx):
         if b"solverDnXsyevd" not in ctx.data and b"solverDnXgesvd" not in ctx.data:
             return
-        present, sites = blocks.sites(ctx, CALL, MARKER)
-        sites = [m for m in sites if m.group(1).startswith(b"cu")]
-        if not sites:
+        present, found = blocks.cuda_sites(ctx, CALL, MARKER)
+        if not found:
             return
         if ctx.target_tuple < SINCE:
-            release = ".".join(map(str, ctx.target_tuple))
-            for m in sites:
-                yield self.finding(ctx, m.start(1), m.end(1), f"hipSOLVER has no {m.group(1).decode()}, and the typed "
-                                   "functions that stand for it take hipsolverDnParams_t from HIP "
-                                   f"{SINCE[0]}.{SINCE[1]}, not in HIP {release}", severity=Severity.ERROR)
+            yield from blocks.too_old(self, ctx, found, lambda name, release: (
+                f"hipSOLVER has no {name}, and the typed functions that stand for it take hipsolverDnParams_t from "
+                f"HIP {SINCE[0]}.{SINCE[1]}, not in HIP {release}"))
             return
         header = ctx.packs.headers["cusolverDn.h"].hip_for(ctx.target_tuple)
-        insert = [] if present else [blocks.place(ctx, sites[0].start(), block(ctx.newline).replace(
-            "<hipsolver/hipsolver.h>", f"<{header}>"))]
-        for m in sites:
-            name = m.group(1).decode()
-            hip = hip_spelling(name)
-            yield self.finding(ctx, m.start(1), m.end(1), f"hipSOLVER has no {name}: {NAMESPACE}::{hip} computes it "
-                               f"with {typed(name)}",
-                               edits=[*insert, Edit(m.start(1), m.end(1), f"{NAMESPACE}::{hip}")],
-                               title=f"Use {NAMESPACE}::{hip}")
+        yield from blocks.qualified(self, ctx, found, present,
+                                    block(ctx.newline).replace("<hipsolver/hipsolver.h>", f"<{header}>"), NAMESPACE,
+                                    lambda name, written: f"hipSOLVER has no {name}: {written} computes it with "
+                                                          f"{typed(name)}")

@@ -7,7 +7,9 @@ within the function (`unsigned m = __ballot_sync(...); ... __popc(m & lt)`), and
 `#define` bodies (`#define VOTES(p) __popc(__ballot_sync(FULL, p))`, `#define BIT(lane) (1u << (lane))`).
 
 Fixes: the variable's type becomes `unsigned long long` (UNSAFE: other code may rely on its width);
-`__popc`/`__ffs`/`__clz` on a ballot result become `__popcll`/`__ffsll`/`__clzll` (SAFE); `1u << lane`
+`__popc`/`__ffs` on a ballot result become `__popcll`/`__ffsll` (SAFE, except `__popc` of a variable declared as a
+signed 32-bit integer, whose sign `__popcll` would count: UNSAFE, right with the variable widened); `__clz` becomes
+`__clzll` (UNSAFE: it counts 32 zeros more, and `31 - __clz(m)` must become `63 - ...`); `1u << lane`
 becomes `1ull << lane` (SAFE when combined with a ballot result, otherwise UNSAFE). Inline PTX reading
 `%lanemask_*` is flagged without a fix.
 """
@@ -89,6 +91,11 @@ class BallotResult32Bit(HazardRule):
                 "  return __ffs(mask) - 1;\n}\n", line=2,
                 fixed="__device__ int leader(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
                       "  return __ffsll((unsigned long long)mask) - 1;\n}\n"),
+        # the count of an int mask: __popcll would count the sign's 32 bits too, unless the mask is widened
+        Invalid("__device__ int votes(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
+                "  return __popc(mask);\n}\n", line=2),
+        Invalid("__device__ int top(int p) { return 31 - __clz(__ballot_sync(0xffffffffffffffffull, p)); }",
+                message="__clz counts 32 bits of a ballot result" + LOST + "; use __clzll"),
         Valid("#define VOTES(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n#define BIT(n) (1u << (n))\n"),
         Valid("__device__ int f(int p) { unsigned long long m = __ballot_sync(0xffffffffffffffffull, p); "
               "return __popcll(m); }"),
@@ -152,13 +159,19 @@ class BallotResult32Bit(HazardRule):
             name = text(f)
             edits = [Edit(base + f.start_byte, base + f.end_byte, WIDE[name])]
             value = args[0]
-            if name == "__ffs" and value.type == "identifier" and \
-                    is_32bit(tree.lanes.facts(call).declared_type(text(value))):
+            kind = tree.lanes.facts(call).declared_type(text(value)) if value.type == "identifier" else None
+            narrow = kind is not None and is_32bit(kind)
+            if name == "__ffs" and narrow:
                 # HIP overloads __ffsll for long long and unsigned long long: an int or unsigned is ambiguous. The
                 # cast keeps the lowest set bit where it is, sign extension included.
                 edits.append(Edit(base + value.start_byte, base + value.start_byte, "(unsigned long long)"))
+            # __popcll of a 32-bit int counts its sign extension too, and __clzll counts 32 zeros more than __clz
+            # (`31 - __clz(m)` must become `63 - ...`): each is right only with the variable widened, or the
+            # arithmetic around it rewritten, which are the author's (UNSAFE)
+            unsafe = name == "__clz" or (name == "__popc" and narrow and _signed(kind))
             yield self.finding(ctx, base + f.start_byte, base + f.end_byte, f"{name} counts 32 bits of a ballot "
-                               f"result{LOST}; use {WIDE[name]}", edits=edits, title=f"Use {WIDE[name]}")
+                               f"result{LOST}; use {WIDE[name]}", edits=edits, title=f"Use {WIDE[name]}",
+                               applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE)
 
     def _shifts(self, ctx, tree):
         base = tree.base
@@ -175,6 +188,12 @@ class BallotResult32Bit(HazardRule):
                                edits=[Edit(base + one.start_byte, base + one.end_byte, wide)], title=f"Use {wide}",
                                applicability=Applicability.SAFE if with_ballot(shift, facts)
                                else Applicability.UNSAFE)
+
+
+def _signed(kind) -> bool:
+    """Whether a declared integer type is signed (`int`, `int32_t`, `long`), not `unsigned`/`uint32_t`."""
+    words = " ".join(text(kind).split()).removeprefix("std::")
+    return not words.startswith(("unsigned", "uint", "size_t"))
 
 
 def with_ballot(node, facts) -> bool:

@@ -8,19 +8,19 @@ from migrate.edits import decoded
 HIP_MACROS = re.compile(rb"\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIP_DEVICE_COMPILE__)\b")
 
 
-def openable(ctx, directive) -> list[str]:
-    """The functions of an `#ifdef __NVCC__` DIRECTIVE without an `#else` or `#elif` that a HIP build would call (the
-    branch is the only definition): CPP066 opens such a branch to hipcc; [] for any other directive."""
-    if directive.type != "preproc_ifdef" or decoded(directive.children[0].text) != "#ifdef" \
-            or directive.child_by_field_name("alternative") is not None:
-        return []
+def branch(ctx, directive) -> tuple[list[str], bool]:
+    """For an `#ifdef __NVCC__` DIRECTIVE: the functions only it defines that a HIP build would call, and whether
+    CPP066 opens it to hipcc (it has no `#else` or `#elif` to stand for them; HAZ018 reports the others). ([], False)
+    for any other directive."""
     name = directive.child_by_field_name("name")
-    if name is None or decoded(name.text) != "__NVCC__":
-        return []
-    return lost_functions(ctx, directive)
+    if directive.type != "preproc_ifdef" or decoded(directive.children[0].text) != "#ifdef" or name is None \
+            or decoded(name.text) != "__NVCC__":
+        return [], False
+    lost = _lost_functions(ctx, directive)
+    return lost, bool(lost) and directive.child_by_field_name("alternative") is None
 
 
-def lost_functions(ctx, directive) -> list[str]:
+def _lost_functions(ctx, directive) -> list[str]:
     """The functions an `#ifdef __NVCC__` branch defines that its `#else` does not, where a HIP build would call one:
     in a header, any (its includers call them); elsewhere, those the rest of the file names."""
     alternative = directive.child_by_field_name("alternative")

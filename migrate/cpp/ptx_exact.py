@@ -1,9 +1,11 @@
 """Inline PTX of one instruction whose HIP counterpart computes the same: what CPP070 writes for an `asm` statement
-and HAZ005 then leaves alone. `rewrite(node)` gives the statement's HIP text, or None when the asm is more than one
-instruction HIP has exactly (a template with several instructions, operands it cannot name, an unknown opcode)."""
+and HAZ005 then leaves alone. `rewrite(node)` gives the instruction, the HIP function and the statement's HIP text,
+or None when the asm is more than one instruction HIP has exactly (a template with several instructions, operands it
+cannot name, an unknown opcode)."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from migrate.cpp.ptx import asm_text
 from migrate.edits import decoded
@@ -35,8 +37,14 @@ ADDRESS = re.compile(r"\[\s*%(\d+)\s*\]")
 VALUE_CONSTRAINTS = frozenset({"r", "l", "f", "d", "h", "n"})
 
 
-def rewrite(node) -> str | None:
-    """The HIP statement for the asm statement of gnu_asm_expression NODE (without the `;`), or None."""
+class Rewrite(NamedTuple):
+    opcode: str  # the PTX instruction (`red.global.add.u64`)
+    function: str  # the HIP function that computes it (`atomicAdd`)
+    text: str  # the HIP statement, without its `;`
+
+
+def rewrite(node) -> Rewrite | None:
+    """The HIP statement for the asm statement of gnu_asm_expression NODE, or None."""
     code = node.child_by_field_name("assembly_code")
     if code is None or any(node.child_by_field_name(f) is not None for f in ("goto_labels",)):
         return None
@@ -47,14 +55,17 @@ def rewrite(node) -> str | None:
     if operands is None:
         return None
     outputs, values = operands
-    if text in STATEMENTS:
-        return STATEMENTS[text] if not outputs and not values else None
     opcode, _, rest = text.partition(" ")
+    if text in STATEMENTS:
+        call = STATEMENTS[text]
+        return Rewrite(opcode, call.removesuffix("()"), call) if not outputs and not values else None
     parts = [p.strip() for p in rest.split(",")] if rest else []
-    return _instruction(opcode, parts, outputs, values)
+    found = _instruction(opcode, parts, outputs, values)
+    return Rewrite(opcode, *found) if found is not None else None
 
 
-def _instruction(opcode: str, parts: list[str], outputs: list[str], values: list[str]) -> str | None:
+def _instruction(opcode: str, parts: list[str], outputs: list[str], values: list[str]) -> tuple[str, str] | None:
+    """(the HIP function, the HIP statement) for one instruction and its operands' expressions, or None."""
     every = outputs + values
 
     def value(part: str) -> str | None:
@@ -71,26 +82,26 @@ def _instruction(opcode: str, parts: list[str], outputs: list[str], values: list
         sources = [value(p) for p in parts[1:]]
         if None in sources:
             return None
-        return f"{outputs[0]} = {CALLS[opcode]}({', '.join(sources)})"
+        return CALLS[opcode], f"{outputs[0]} = {CALLS[opcode]}({', '.join(sources)})"
     red = RED.fullmatch(opcode)
     if red and not outputs and len(parts) == 2:
         kind = TYPES[red.group(2)]
         target, amount = address(parts[0], kind), value(parts[1])
         if target is None or amount is None or (red.group(1) != "add" and red.group(2) in ("f32", "f64")):
             return None
-        return f"{ATOMICS[red.group(1)]}({target}, static_cast<{kind}>{amount})"
+        return ATOMICS[red.group(1)], f"{ATOMICS[red.group(1)]}({target}, static_cast<{kind}>{amount})"
     atom = ATOM.fullmatch(opcode)
     if atom and len(outputs) == 1 and len(parts) == 3 and value(parts[0]) == f"({outputs[0]})":
         kind = TYPES[atom.group(2)]
         target, amount = address(parts[1], kind), value(parts[2])
         if target is None or amount is None or (atom.group(1) in ("min", "max") and atom.group(2) in ("f32", "f64")):
             return None
-        return f"{outputs[0]} = {ATOMICS[atom.group(1)]}({target}, static_cast<{kind}>{amount})"
+        return ATOMICS[atom.group(1)], f"{outputs[0]} = {ATOMICS[atom.group(1)]}({target}, static_cast<{kind}>{amount})"
     load = LOAD.fullmatch(opcode)
     if load and len(outputs) == 1 and len(parts) == 2 and value(parts[0]) == f"({outputs[0]})":
         kind = LOAD_TYPES[load.group(1)]
         source = address(parts[1], f"const {kind}")
-        return f"{outputs[0]} = __ldg({source})" if source is not None else None
+        return ("__ldg", f"{outputs[0]} = __ldg({source})") if source is not None else None
     return None
 
 

@@ -20,7 +20,7 @@ limit is reported, unfixed; the reset is written for every target. A name the pr
 its own.
 """
 from migrate.cpp import blocks
-from migrate.cpp.calls import arguments
+from migrate.cpp.calls import api_arguments
 from migrate.cpp.l2_persistence import LIMIT, LIMIT_CALLS, MARKER, NAME, NAMES, NAMESPACE, SINCE, block
 from migrate.cpp.parse import declares
 from migrate.cpp.spelling import hip_spelling
@@ -99,6 +99,7 @@ class L2Persistence(CppRule):
         old = ctx.target_tuple < SINCE  # the limit is reported, unfixed; the reset is written all the same
         written = [m for m in sites if not old or m.group(1) != LIMIT.encode()]
         insert = [blocks.place(ctx, written[0].start(), block(ctx.newline))] if written and not present else []
+        calls = _limit_calls(ctx) if sites and not old else {}
         for m in sites:
             name = m.group(1).decode()
             hip = hip_spelling(name)
@@ -114,7 +115,7 @@ class L2Persistence(CppRule):
                                    f"for it from HIP {SINCE[0]}.{SINCE[1]}, not in HIP {release}",
                                    severity=Severity.ERROR)
                 continue
-            call = _limit_call(ctx, m.start(1), m.end(1))
+            call = calls.get(m.start(1))
             if call is None:
                 yield self.finding(ctx, m.start(1), m.end(1), f"HIP has no {name}: {Q}{hip} has CUDA's value, which "
                                    "HIP's own hipDeviceSetLimit and hipDeviceGetLimit refuse "
@@ -133,22 +134,8 @@ def _own(ctx) -> set[str]:
     return {t.name for t in ctx.code_tokens() if t.name in NAMES and declares(t)} | (NAMES & ctx.defined_macros)
 
 
-def _limit_call(ctx, start: int, end: int) -> tuple[str, int] | None:
-    """The name of the cudaDeviceSetLimit or cudaDeviceGetLimit call (plain or `::`-qualified) whose limit argument is
-    the name at [start, end), and the offset where that name starts; None when the name is anything else."""
-    _, node, base = ctx.locate(start, end)
-    args = node.parent
-    call = args.parent if args is not None and args.type == "argument_list" else None
-    if call is None or call.type != "call_expression":
-        return None
-    callee = call.child_by_field_name("function")
-    if callee is not None and callee.type == "qualified_identifier" and callee.child_by_field_name("scope") is None:
-        callee = callee.child_by_field_name("name")
-    if callee is None or callee.type != "identifier":
-        return None
-    name = callee.text.decode()
-    index = LIMIT_CALLS.get(name)
-    given = arguments(call)
-    if index is None or index >= len(given) or given[index].start_byte != node.start_byte:
-        return None
-    return name, base + callee.start_byte
+def _limit_calls(ctx) -> dict[int, tuple[str, int]]:
+    """For each cudaDeviceSetLimit or cudaDeviceGetLimit call (plain or `::`-qualified) whose limit argument is a name
+    alone: the argument's offset -> (the call's name, the offset where that name starts)."""
+    return {token.base + arg.start_byte: (token.name, token.start)
+            for token, arg in api_arguments(ctx, LIMIT_CALLS) if arg.type == "identifier"}

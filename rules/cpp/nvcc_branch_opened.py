@@ -7,11 +7,13 @@ migration has made HIP code. Its condition becomes `defined(__NVCC__) || defined
 both compile it (HeCBench's ssim launches its kernels through `util::trilinear_kernel`, defined so in a header). With
 an `#else`, which branch a HIP build needs is a decision: HAZ018 reports it.
 """
-from migrate.cpp.nvcc_branch import openable
+from migrate.cpp import parse
+from migrate.cpp.nvcc_branch import branch
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
 OPENED = "#if defined(__NVCC__) || defined(__HIPCC__)"
+IFDEFS = parse.query("(preproc_ifdef) @ifdef")
 LAUNCH = ("namespace util {\n#ifdef __NVCC__\ntemplate <typename K>\ninline void launch(K k, int n) {\n"
           "    k<<<n, 256>>>();\n}\n#endif\n}\n")
 
@@ -36,9 +38,9 @@ class NvccBranchOpened(CppRule):
     def check(self, ctx):
         if b"__NVCC__" not in ctx.data:
             return
-        for node in _ifdefs(ctx.tree.root_node):
-            names = openable(ctx, node)
-            if not names:
+        for node in parse.captures(IFDEFS, ctx.tree.root_node).get("ifdef", []):
+            names, opened = branch(ctx, node)
+            if not opened:
                 continue
             name = node.child_by_field_name("name")
             shown = ", ".join(names)
@@ -47,12 +49,3 @@ class NvccBranchOpened(CppRule):
                                f"build calls: '{OPENED}' compiles it for both",
                                edits=[Edit(node.start_byte, name.end_byte, OPENED)], title=f"Write '{OPENED}'")
 
-
-def _ifdefs(node):
-    """The #ifdef/#ifndef directives under NODE, in file order."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "preproc_ifdef":
-            yield current
-        stack.extend(reversed(current.children))

@@ -16,7 +16,6 @@ Anything else (several instructions, read-write operands, other registers or opc
 HAZ005's.
 """
 from migrate.cpp import parse
-from migrate.cpp.ptx import asm_text
 from migrate.cpp.ptx_exact import rewrite
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
@@ -60,17 +59,10 @@ class PtxExact(CppRule):
             statement = node.parent
             if statement is None or statement.type != "expression_statement":
                 continue
-            text = rewrite(node)
-            if text is None:
+            found = rewrite(node)
+            if found is None:
                 continue
-            name = text.split("(", 1)[0].split("= ")[-1].strip()
-            opcode = _opcode(node)
             yield self.finding(ctx, statement.start_byte, statement.end_byte,
-                               f"inline PTX does not compile for AMD GPUs: {opcode} is {name}",
-                               edits=[Edit(statement.start_byte, statement.end_byte, text + ";")],
-                               title=f"Use {name}")
-
-
-def _opcode(node) -> str:
-    words = asm_text(node.child_by_field_name("assembly_code")).split()
-    return words[0].rstrip(";") if words else ""
+                               f"inline PTX does not compile for AMD GPUs: {found.opcode} is {found.function}",
+                               edits=[Edit(statement.start_byte, statement.end_byte, found.text + ";")],
+                               title=f"Use {found.function}")

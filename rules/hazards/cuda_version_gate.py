@@ -17,7 +17,7 @@ function. Without an `#else`, CPP066 opens the branch to hipcc instead. A condit
 import re
 
 from migrate.cpp import parse
-from migrate.cpp.nvcc_branch import HIP_MACROS, lost_functions, openable
+from migrate.cpp.nvcc_branch import HIP_MACROS, branch
 from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
@@ -81,10 +81,9 @@ class CudaVersionGate(HazardRule):
                 yield self.finding(ctx, parent.start_byte, parent.end_byte,
                                    defined_message(name, " ".join(decoded(parent.text).split())))
             elif parent.type in parse.DIRECTIVES:
-                if openable(ctx, parent):
+                lost, opened = branch(ctx, parent)
+                if opened:
                     continue  # CPP066 opens the branch to hipcc
-                lost = lost_functions(ctx, parent) if parent.type == "preproc_ifdef" and name == "__NVCC__" \
-                    and decoded(parent.children[0].text) == "#ifdef" else []
                 if lost:
                     yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name) + _lost(lost),
                                        severity=Severity.ERROR)

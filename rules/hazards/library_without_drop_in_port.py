@@ -45,8 +45,8 @@ def library_of_include(path: str) -> str | None:
         return "cudnn_frontend"
     if name.startswith(("cutlass/", "cute/")):
         return "cutlass"
-    if name.startswith("cuda/") and "." not in name.rsplit("/", 1)[-1]:  # libcu++'s headers have no extension; a
-        return "libcudacxx"  # project's own "cuda/kernels.h" does
+    if cuda_barrier.libcudacxx(name):  # libcu++'s headers have no extension; a project's own "cuda/kernels.h" does
+        return "libcudacxx"
     if name == "cooperative_groups/memcpy_async.h":  # reduce.h and scan.h: CPP023 writes them
         return "cg_extras"
     return None

@@ -82,8 +82,6 @@ UNBUILT = {
                                 "the emulated one, unfixed (the example's point)"},
     "HAZ018-invalid-4": {"5.2": "main calls a function only nvcc compiles: the example's point",
                          "6.4": "main calls a function only nvcc compiles: the example's point"},
-    "HAZ018-invalid-5": {"5.2": "the branch HIP takes under the version gate does not parse: the example's point",
-                         "6.4": "the branch HIP takes under the version gate does not parse: the example's point"},
     "CPP052-invalid-0": {"5.2": ROCWMMA, "6.4": ROCWMMA},
     "CPP052-invalid-1": {"5.2": ROCWMMA, "6.4": ROCWMMA},
     "CPP052-invalid-2": {"5.2": ROCWMMA, "6.4": ROCWMMA},

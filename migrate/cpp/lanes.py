@@ -23,7 +23,12 @@ LANE_NAME = re.compile(r"(?i)^(?:lane|lane_?id|lane_?idx|lane_?index|warp|warp_?
 LANE_SOURCE = re.compile(rb"\bthreadIdx\b|%laneid\b|\b__lane_id\b")
 IDENT = re.compile(rb"[A-Za-z_]\w*")
 SUBSCRIPT = re.compile(rb"\[[^\[\]]*\]")
-BALLOT_CALLS = frozenset({"__ballot_sync", "__ballot", "__activemask"})
+BALLOT_CALLS = frozenset({"__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync"})
+# HIP's warp-synchronous functions: the first argument is the lane mask, 64 bits wide in HIP
+SYNC_CALLS = frozenset({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                        "__any_sync", "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"})
+# the functions reading one mask whose 64-bit forms HAZ003 puts in (their 64-bit forms too)
+MASK_READERS = frozenset({"__popc", "__ffs", "__popcll", "__ffsll"})
 MASK_OPERATORS = frozenset({"&", "|", "^"})
 # The 32-bit integer types a ballot result must not be kept in (normalised spelling).
 BITS32 = frozenset({"int", "unsigned", "unsigned int", "signed", "signed int", "uint32_t", "int32_t",
@@ -58,6 +63,7 @@ class FunctionFacts:
     lanes: set[str] = field(default_factory=set)
     ballots: set[str] = field(default_factory=set)
     declarations: dict[str, tree_sitter.Node] = field(default_factory=dict)  # name -> declaration node
+    _only_masks: set[str] | None = field(default=None, repr=False)
 
     def is_lane(self, node: tree_sitter.Node) -> bool:
         """Does the expression involve a thread/lane index (threadIdx, %laneid, __lane_id(), a lane variable)?"""
@@ -93,6 +99,136 @@ class FunctionFacts:
     def declared_type(self, name: str) -> tree_sitter.Node | None:
         decl = self.declarations.get(name)
         return decl.child_by_field_name("type") if decl is not None else None
+
+    def only_masks(self) -> set[str]:
+        """The ballot variables declared 32-bit in this function (one name a declaration) whose every use is
+        as a lane mask (`mask_use`), as are the variables they are copied to or from: declared 64-bit, they keep
+        all 64 lanes and nothing else they do changes."""
+        if self._only_masks is None:
+            self._only_masks = _only_masks(self)
+        return self._only_masks
+
+
+def uses(scope: tree_sitter.Node, names: set[str]) -> dict[str, list[tree_sitter.Node]]:
+    """The identifiers under `scope` spelled as one of `names` (comments and strings are not identifiers)."""
+    found: dict[str, list[tree_sitter.Node]] = {name: [] for name in names}
+    stack = [scope]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            name = text(node)
+            if name in found:
+                found[name].append(node)
+        else:
+            stack.extend(node.children)
+    return found
+
+
+def written(use: tree_sitter.Node) -> bool:
+    """Whether the identifier `use` is assigned, incremented or has its address taken there."""
+    parent = use.parent
+    if parent.type == "assignment_expression":
+        return parent.child_by_field_name("left") == use
+    if parent.type == "update_expression":
+        return True
+    return parent.type == "pointer_expression" and text(parent.child_by_field_name("operator")) == "&"
+
+
+def mask_argument(use: tree_sitter.Node) -> bool:
+    """Whether the identifier `use` is the lane mask (first argument) of a warp-synchronous call."""
+    parent = use.parent
+    if parent.type != "argument_list" or parent.named_children[0] != use:
+        return False
+    function = parent.parent.child_by_field_name("function")
+    return function is not None and text(function) in SYNC_CALLS
+
+
+def mask_use(use: tree_sitter.Node, facts: FunctionFacts) -> tuple[bool, str | None]:
+    """Whether the identifier `use` of a ballot variable uses it as a lane mask only, and the variable it is
+    copied to or from there (None if none). Mask uses: assigned a mask, a number or a variable; `&=`, `|=`, `^=`;
+    read through `&`, `|`, `^`, `~`, `- 1` and parentheses by a warp-synchronous call's mask, `__popc`/`__ffs`
+    (and their 64-bit forms), a condition, `!`, `== 0`/`!= 0`, a cast to a wider type, or copied to a variable."""
+    parent = use.parent
+    if written(use):
+        if parent.type != "assignment_expression":
+            return False, None
+        operator = text(parent.child_by_field_name("operator"))
+        right = parent.child_by_field_name("right")
+        if operator in ("&=", "|=", "^="):
+            return True, None
+        if operator != "=":
+            return False, None
+        if right.type == "identifier":
+            return True, text(right)
+        return right.type == "number_literal" or facts.is_mask(right), None
+    child = use
+    while True:
+        parent = child.parent
+        operator = parent.child_by_field_name("operator")
+        shown = text(operator) if operator is not None else ""
+        if parent.type == "parenthesized_expression" and parent.parent.type != "do_statement" \
+                or parent.type == "binary_expression" and shown in MASK_OPERATORS \
+                or parent.type == "unary_expression" and shown == "~" \
+                or parent.type == "binary_expression" and shown == "-" and parent.child_by_field_name("left") == child \
+                and int_value(text(parent.child_by_field_name("right"))) == 1:
+            child = parent
+            continue
+        break
+    if parent.type in ("condition_clause", "do_statement"):
+        return True, None
+    if parent.type == "for_statement":
+        return parent.child_by_field_name("condition") == child, None
+    if parent.type == "unary_expression":
+        return shown == "!", None
+    if parent.type == "binary_expression":
+        other = parent.child_by_field_name("right" if parent.child_by_field_name("left") == child else "left")
+        return shown in ("==", "!=") and int_value(text(other)) == 0, None
+    if parent.type == "argument_list":
+        function = parent.parent.child_by_field_name("function")
+        name = text(function) if function is not None else ""
+        arguments = parent.named_children
+        return (name in MASK_READERS and len(arguments) == 1) or (name in SYNC_CALLS and arguments[0] == child), None
+    if parent.type == "cast_expression":
+        return not is_32bit(parent.child_by_field_name("type")), None
+    if parent.type == "assignment_expression" and text(operator) == "=":
+        left = parent.child_by_field_name("left")
+        return left.type == "identifier", text(left)
+    if parent.type == "init_declarator":
+        return True, text(parent.child_by_field_name("declarator"))
+    return False, None
+
+
+def _only_masks(facts: FunctionFacts) -> set[str]:
+    if facts.node is None:
+        return set()
+    names = set()
+    for name in facts.ballots:
+        declaration = facts.declarations.get(name)
+        if declaration is not None and declaration.type == "declaration" and is_32bit(facts.declared_type(name)) \
+                and len(declaration.children_by_field_name("declarator")) == 1:
+            names.add(name)
+    partners: dict[str, set[str]] = {}
+    for name, found in uses(facts.node, names).items():
+        declaration = facts.declarations[name]
+        partners[name] = set()
+        for use in found:
+            if use.parent.parent == declaration or use.parent == declaration:
+                continue  # the declaration itself
+            ok, partner = mask_use(use, facts)
+            if not ok:
+                names.discard(name)
+                break
+            if partner is not None:
+                partners[name].add(partner)
+    changed = True
+    while changed:  # a copy to or from a variable that stays 32 bits (or is not the function's) rules it out
+        changed = False
+        for name in list(names):
+            if any(p not in names and (p not in facts.declarations or is_32bit(facts.declared_type(p)))
+                   for p in partners[name]):
+                names.discard(name)
+                changed = True
+    return names
 
 
 def is_32bit(type_node: tree_sitter.Node | None) -> bool:

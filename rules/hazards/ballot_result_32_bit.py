@@ -6,7 +6,9 @@ only; `1u << lane` is undefined for lanes 32-63; PTX `%lanemask_lt` does not exi
 within the function (`unsigned m = __ballot_sync(...); ... __popc(m & lt)`), and the same is found inside
 `#define` bodies (`#define VOTES(p) __popc(__ballot_sync(FULL, p))`, `#define BIT(lane) (1u << (lane))`).
 
-Fixes: the variable's type becomes `unsigned long long` (UNSAFE: other code may rely on its width);
+Fixes: the variable's type becomes `unsigned long long` (SAFE where every use of it, and of the variables it is
+copied to or from, is as a lane mask: a shuffle's or vote's mask, `__popc`/`__ffs`, a bitwise combination, a test
+against zero; UNSAFE otherwise: other code may rely on its width);
 `__popc`/`__ffs` on a ballot result become `__popcll`/`__ffsll` (SAFE, except `__popc` of a variable declared as a
 signed 32-bit integer, whose sign `__popcll` would count: UNSAFE, right with the variable widened); `__clz` becomes
 `__clzll` (UNSAFE: it counts 32 zeros more, and `31 - __clz(m)` must become `63 - ...`); `1u << lane`
@@ -40,6 +42,10 @@ SHIFTS = parse.query("""
 ((binary_expression left: (number_literal) @one operator: "<<" right: (_) @lane) @shift (#match? @one "^1[uU]?$"))
 """)
 LOST = ": lanes 32-63 of a 64-lane AMD wavefront are lost"
+AGGREGATE = ("__device__ int add(int* p, bool hit, unsigned lane) {\n  int mask;\n"
+             "  unsigned m = __ballot_sync(0xffffffffffffffffull, hit);\n  mask = m;\n  if (!mask) return 0;\n"
+             "  int leader = __ffs(mask) - 1;\n  int old = 0;\n  if (lane == leader) old = atomicAdd(p, __popc(mask));\n"
+             "  old = __shfl_sync(mask, old, leader);\n  return old + __popc(mask & ((1 << lane) - 1));\n}\n")
 
 
 class BallotResult32Bit(HazardRule):
@@ -89,11 +95,17 @@ class BallotResult32Bit(HazardRule):
         # an int mask: HIP's two __ffsll overloads would make the call ambiguous (HeCBench's atomicAggregate)
         Invalid("__device__ int leader(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
                 "  return __ffs(mask) - 1;\n}\n", line=2,
-                fixed="__device__ int leader(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
+                fixed="__device__ int leader(int p) {\n  unsigned long long mask = __ballot_sync(0xffffffffffffffffull, p);\n"
                       "  return __ffsll((unsigned long long)mask) - 1;\n}\n"),
-        # the count of an int mask: __popcll would count the sign's 32 bits too, unless the mask is widened
-        Invalid("__device__ int votes(int p) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
-                "  return __popc(mask);\n}\n", line=2),
+        # the count of an int mask: __popcll would count the sign's 32 bits too, unless the mask is widened, which
+        # is the author's where the mask is also stored as a number
+        Invalid("__device__ int votes(int p, int* out) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
+                "  out[0] = mask;\n  return __popc(mask);\n}\n", line=2),
+        # every use of the variables is as a lane mask (a copy, a count, a shuffle's mask, a test): widened by
+        # default, with their counts (HeCBench's atomicAggregate)
+        Invalid(AGGREGATE, line=2, fixed=AGGREGATE.replace("  int mask;", "  unsigned long long mask;")
+                .replace("unsigned m =", "unsigned long long m =").replace("__popc(", "__popcll(")
+                .replace("__ffs(mask)", "__ffsll((unsigned long long)mask)").replace("1 << lane", "1ull << lane")),
         Invalid("__device__ int top(int p) { return 31 - __clz(__ballot_sync(0xffffffffffffffffull, p)); }",
                 message="__clz counts 32 bits of a ballot result" + LOST + "; use __clzll"),
         Valid("#define VOTES(p) __popcll(__ballot_sync(0xffffffffffffffffull, p))\n#define BIT(n) (1u << (n))\n"),
@@ -147,7 +159,8 @@ class BallotResult32Bit(HazardRule):
                 yield self.finding(ctx, base + kind.start_byte, base + kind.end_byte,
                                    f"'{name}' keeps a ballot/activemask result in 32 bits ({shown}){LOST}; declare "
                                    "it unsigned long long", edits=edits, title="Declare it unsigned long long",
-                                   applicability=Applicability.UNSAFE)
+                                   applicability=Applicability.SAFE if name in facts.only_masks()
+                                   else Applicability.UNSAFE)
 
     def _counted(self, ctx, tree):
         base = tree.base
@@ -168,7 +181,8 @@ class BallotResult32Bit(HazardRule):
             # __popcll of a 32-bit int counts its sign extension too, and __clzll counts 32 zeros more than __clz
             # (`31 - __clz(m)` must become `63 - ...`): each is right only with the variable widened, or the
             # arithmetic around it rewritten, which are the author's (UNSAFE)
-            unsafe = name == "__clz" or (name == "__popc" and narrow and _signed(kind))
+            unsafe = name == "__clz" or (name == "__popc" and narrow and _signed(kind)
+                                         and text(value) not in tree.lanes.facts(call).only_masks())
             yield self.finding(ctx, base + f.start_byte, base + f.end_byte, f"{name} counts 32 bits of a ballot "
                                f"result{LOST}; use {WIDE[name]}", edits=edits, title=f"Use {WIDE[name]}",
                                applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE)

@@ -5,9 +5,9 @@ hipcc defines none of them (no pack renames them: HIP has no macro with their me
 11000` an undefined name reads as 0, so AMD silently builds the branch written for the oldest CUDA; under
 `#ifdef __NVCC__` the code is left out. Reported, not fixed: what the branch needs on AMD is a decision. Test
 `__HIPCC__` or `__HIP_PLATFORM_AMD__` for the compiler and platform, and `HIP_VERSION` (`hip/hip_version.h`) for
-a version. Where the gate is a whole `#if NAME >= N` (or `<`) and the branch a HIP build takes does not parse (nvcc
-never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), the finding is
-an error: the build stops there. So is `#ifdef __NVCC__` (or `#if defined(__NVCC__)`) around a function that the
+a version. Where the gate is a whole `#if NAME >= N` (or `<`) and the branch a HIP build takes cannot compile (nvcc
+never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), CPP074 opens
+the other branch to hipcc. An error finding: `#ifdef __NVCC__` (or `#if defined(__NVCC__)`) around a function that the
 rest of the file calls, or, in a header, that only this branch defines (the units that include it call it: HeCBench's
 ssim defines `util::trilinear_kernel` so) and that an `#else` replaces with something else: a HIP build has no such
 function. Without an `#else`, CPP066 opens the branch to hipcc instead. A condition that also tests a HIP macro
@@ -18,12 +18,12 @@ import re
 
 from migrate.cpp import parse
 from migrate.cpp.nvcc_branch import HIP_MACROS, branch
+from migrate.cpp.version_gate import opened
 from migrate.edits import decoded
 from migrate.model import Severity
 from migrate.rule import HazardRule, Invalid, Valid
 
 WORDS = re.compile(rb"\b(?:CUDA_VERSION|CUDART_VERSION|__CUDACC_VER_(?:MAJOR|MINOR|BUILD)__|__NVCC__)\b")
-UNPARSED = ", and that branch, which nvcc never compiled, does not parse: the HIP build stops there"
 ADVICE = "test __HIPCC__ or __HIP_PLATFORM_AMD__, and HIP_VERSION (hip/hip_version.h) for a version"
 
 
@@ -58,9 +58,8 @@ class CudaVersionGate(HazardRule):
                 "int main() { return twice(1); }\n", line=1,
                 message=defined_message("__NVCC__", "__NVCC__") + ", and a HIP build has no twice, which only this "
                                                                    "branch defines: a call of it stops the build"),
-        # the branch a HIP build takes was never compiled, and does not parse: a blocker
-        Invalid("#if CUDART_VERSION >= 2020\nint mapped = 1;\n#else\nint mapped = f(1, , 2);\n#endif\n", line=1,
-                message=value_message("CUDART_VERSION", "CUDART_VERSION >= 2020") + UNPARSED),
+        # the branch a HIP build takes was never compiled, and does not parse: CPP074 opens the other one
+        Valid("#if CUDART_VERSION >= 2020\nint mapped = 1;\n#else\nint mapped = f(1, , 2);\n#endif\n"),
         Valid("#if HIP_VERSION >= 60000000\nint new_api;\n#endif\n"),
         # a condition that says what a HIP build takes (CPP066 writes this one)
         Valid("#if defined(__NVCC__) || defined(__HIPCC__)\nint twice(int x) { return 2 * x; }\n#endif\n"
@@ -70,6 +69,7 @@ class CudaVersionGate(HazardRule):
     ]
 
     def check(self, ctx):
+        opening = None
         for m in WORDS.finditer(ctx.data):
             node = ctx.node_at(m.start(), m.end())
             condition = parse.directive_condition(node) if node.type == "identifier" else None
@@ -81,8 +81,8 @@ class CudaVersionGate(HazardRule):
                 yield self.finding(ctx, parent.start_byte, parent.end_byte,
                                    defined_message(name, " ".join(decoded(parent.text).split())))
             elif parent.type in parse.DIRECTIVES:
-                lost, opened = branch(ctx, parent)
-                if opened:
+                lost, opens = branch(ctx, parent)
+                if opens:
                     continue  # CPP066 opens the branch to hipcc
                 if lost:
                     yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name) + _lost(lost),
@@ -91,31 +91,12 @@ class CudaVersionGate(HazardRule):
                     yield self.finding(ctx, node.start_byte, node.end_byte, defined_message(name, name))
             else:
                 shown = parent if parent.type == "binary_expression" else node
-                message = value_message(name, " ".join(decoded(shown.text).split()))
-                if _taken_branch_unparsed(shown):
-                    yield self.finding(ctx, shown.start_byte, shown.end_byte, message + UNPARSED,
-                                       severity=Severity.ERROR)
-                else:
-                    yield self.finding(ctx, shown.start_byte, shown.end_byte, message)
-
-
-def _taken_branch_unparsed(comparison) -> bool:
-    """Whether `NAME >= N` (or `>`, `<`, `<=`) is a whole #if condition and the branch a HIP build takes there, where
-    NAME reads as 0, does not parse: nvcc never compiled it, so the build stops in it."""
-    directive = comparison.parent
-    if comparison.type != "binary_expression" or directive is None or directive.type != "preproc_if" \
-            or directive.child_by_field_name("condition") != comparison:
-        return False
-    operator = comparison.child_by_field_name("operator")
-    right = comparison.child_by_field_name("right")
-    if operator is None or right is None or right.type != "number_literal" or decoded(right.text).strip("uUlL") == "0":
-        return False
-    alternative = directive.child_by_field_name("alternative")
-    if operator.type in (">=", ">"):
-        return alternative is not None and alternative.type == "preproc_else" and alternative.has_error
-    if operator.type in ("<", "<="):
-        return any(c.has_error for c in directive.named_children if c not in (comparison, alternative))
-    return False
+                if opening is None:
+                    opening = opened(ctx.tree.root_node)
+                if shown.start_byte in opening:
+                    continue  # CPP074 opens the branch for the newer CUDA
+                yield self.finding(ctx, shown.start_byte, shown.end_byte,
+                                   value_message(name, " ".join(decoded(shown.text).split())))
 
 
 def _lost(names: list[str]) -> str:

@@ -16,14 +16,12 @@ import re
 
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.declared import declared_with
-from migrate.cpp.lanes import is_32bit
+from migrate.cpp.lanes import SYNC_CALLS, is_32bit, mask_argument, uses, written
 from migrate.cpp.macro_bodies import lanes, macros
 from migrate.cpp.nodes import strip_span, text as node_text
 from migrate.model import Applicability, Edit, Severity
 from migrate.rule import HazardRule, Invalid, Valid
 
-SYNC = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-        "__all_sync", "__match_any_sync", "__match_all_sync", "__syncwarp"}
 FULL32 = re.compile(r"^(?:0[xX][fF]{8}[uU]?|~0[uU]?|-1|0[xX][fF]{8}[uU]?[lL]?)$")
 WIDE = re.compile(r"(?:[uU][lL][lL]|[lL][lL][uU]|ull|ULL)$|uint64_t|unsigned long long|__activemask|lanemask|~0ull|^0[xX][fF]{16}")
 WIDE_TYPES = frozenset({b"uint64_t", b"std::uint64_t", b"unsigned long long", b"unsigned long long int", b"long long",
@@ -73,6 +71,11 @@ class LaneMask32(HazardRule):
                 fixed="__global__ void k(int* r, const int* in) {\n    unsigned long long mask = 0xffffffffffffffffull;\n"
                       "    r[0] = __any_sync(mask, in[0]);\n    r[1] = __all_sync(mask, in[1]);\n}\n",
                 options=NEW, line=2),
+        # a comment naming the variable is no use of it
+        Invalid("__global__ void k(int* r, const int* in) {\n    unsigned mask = 0xffffffff;  // mask: every lane\n"
+                "    r[0] = __any_sync(mask, in[0]);\n}\n",
+                fixed="__global__ void k(int* r, const int* in) {\n    unsigned long long mask = 0xffffffffffffffffull;  "
+                      "// mask: every lane\n    r[0] = __any_sync(mask, in[0]);\n}\n", options=NEW, line=2),
         Valid("#define MASK32 0xffffffff\n__device__ unsigned lo(unsigned long long x) { return x & MASK32; }\n",
               options=NEW),
         Valid("__device__ float f(float v) { return __shfl_down(v, 16); }", options=NEW),
@@ -86,7 +89,7 @@ class LaneMask32(HazardRule):
         grade = Severity.ERROR if ctx.target_tuple >= STATIC_ASSERT else Severity.WARNING
         masks: dict[str, list[str]] = {}  # 32-bit full-mask macro -> the calls it is the mask of
         for token in ctx.code_tokens():
-            if token.name not in SYNC:
+            if token.name not in SYNC_CALLS:
                 continue
             mapping = names.get(token.name)
             if mapping is not None and ctx.too_new(mapping):
@@ -155,17 +158,14 @@ class LaneMask32(HazardRule):
             return None
         if facts.node is None:
             return None
-        body, base = facts.node.text, facts.node.start_byte
-        word = re.escape(name.encode())
-        if re.search(rb"\b" + word + rb"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", body[declaration.end_byte - base:]) \
-                or re.search(rb"(?:\+\+|--)\s*" + word + rb"\b|\b" + word + rb"\s*(?:\+\+|--)|&\s*" + word + rb"\b", body):
+        found = [use for use in uses(facts.node, {name})[name] if use.parent != declarator]
+        if any(written(use) for use in found):
             return None  # set again, or its address taken
-        uses = len(re.findall(rb"\b" + word + rb"\b", body)) - 1
-        as_masks = len(re.findall(rb"\b(?:" + b"|".join(s.encode() for s in SYNC) + rb")\s*\(\s*" + word + rb"\s*,", body))
+        as_masks = sum(1 for use in found if mask_argument(use))
         type_node = declaration.child_by_field_name("type")
         edits = [Edit(type_node.start_byte, type_node.end_byte, "unsigned long long"),
                  Edit(value.start_byte, value.end_byte, FULL64)]
-        return declaration, edits, Applicability.SAFE if uses == as_masks else Applicability.UNSAFE
+        return declaration, edits, Applicability.SAFE if len(found) == as_masks else Applicability.UNSAFE
 
     def _macros(self, ctx, masks, defined):
         for name, calls in masks.items():

@@ -124,6 +124,55 @@ def uses(scope: tree_sitter.Node, names: set[str]) -> dict[str, list[tree_sitter
     return found
 
 
+BLOCKS = frozenset({"compound_statement", "for_statement", "translation_unit"})
+
+
+def declared_name(declarator: tree_sitter.Node) -> str | None:
+    """The name a declarator (`x`, `x = 1`, `*x`, `x[4]`, `&x`) declares."""
+    while declarator is not None and declarator.type != "identifier":
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in declarator.named_children if c.type.endswith("declarator") or c.type == "identifier"), None)
+        declarator = inner
+    return text(declarator) if declarator is not None else None
+
+
+def declaration_of(use: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The declaration, in the blocks around the identifier `use` and before it, that its name refers to: the
+    innermost, so that `int mask` in one block and `unsigned mask` in another are two variables."""
+    name = text(use)
+    node = use
+    while node.parent is not None:
+        block = node.parent
+        if block.type in BLOCKS:
+            found = None
+            for child in block.named_children:
+                if child.start_byte > use.start_byte:
+                    break
+                if child.type == "declaration" and any(declared_name(d) == name
+                                                       for d in child.children_by_field_name("declarator")):
+                    found = child
+            if found is not None:
+                return found
+        if block.type == "function_definition":
+            return None
+        node = block
+    return None
+
+
+def scoped_uses(declaration: tree_sitter.Node, name: str) -> list[tree_sitter.Node]:
+    """The identifiers that refer to `name` as `declaration` declares it (not the declared name itself)."""
+    declared = {d.start_byte for d in declaration.children_by_field_name("declarator")}
+    found = []
+    for use in uses(declaration.parent, {name})[name]:
+        if use.start_byte in declared or (use.parent.type == "init_declarator" and use.parent.start_byte in declared
+                                          and use.parent.child_by_field_name("declarator") == use):
+            continue
+        if declaration_of(use) == declaration:
+            found.append(use)
+    return found
+
+
 def written(use: tree_sitter.Node) -> bool:
     """Whether the identifier `use` is assigned, incremented or has its address taken there."""
     parent = use.parent
@@ -208,12 +257,9 @@ def _only_masks(facts: FunctionFacts) -> set[str]:
                 and len(declaration.children_by_field_name("declarator")) == 1:
             names.add(name)
     partners: dict[str, set[str]] = {}
-    for name, found in uses(facts.node, names).items():
-        declaration = facts.declarations[name]
+    for name in sorted(names):
         partners[name] = set()
-        for use in found:
-            if use.parent.parent == declaration or use.parent == declaration:
-                continue  # the declaration itself
+        for use in scoped_uses(facts.declarations[name], name):
             ok, partner = mask_use(use, facts)
             if not ok:
                 names.discard(name)

@@ -6,7 +6,10 @@ name reads as 0 and a HIP build takes the branch written for a CUDA older than N
 Where it does not parse, or names the macro as a value (`printf("%d", CUDART_VERSION / 1000)`: undeclared under
 hipcc), the build stops there; the other branch is the one nvcc compiled. The file's gates on versions up to that
 one's are as stale: they are opened together, so that a HIP build takes one consistent path (cuda-samples'
-simpleZeroCopy allocates its buffers behind `>= 2020` and `>= 4000` gates, and stops in a `< 4000` one)."""
+simpleZeroCopy allocates its buffers behind `>= 2020` and `>= 4000` gates, and stops in a `< 4000` one). So are gates
+on CUDA 10.0 or older, whatever their branches hold: every nvcc in use takes their newer branch, and HIP has the
+runtime API CUDA had then; the older branch is mostly a "this CUDA is too old" exit (threadFenceReduction's calls
+a function no file defines)."""
 from migrate.cpp import parse
 from migrate.cpp.nvcc_branch import HIP_MACROS
 from migrate.cpp.nodes import int_value
@@ -15,6 +18,7 @@ from migrate.edits import decoded
 VERSIONS = frozenset({"CUDA_VERSION", "CUDART_VERSION"})
 NEWER = (">=", ">")
 OLDER = ("<", "<=")
+OLDEST = 10000  # CUDA 10.0 (2018): graphs, and all the runtime API before them, are in every HIP release
 IFS = parse.query("(preproc_if condition: (binary_expression) @condition)")
 
 
@@ -49,20 +53,19 @@ def stuck(comparison) -> bool:
 
 
 def opened(root) -> dict[int, tuple[object, int | None]]:
-    """The gates of the tree under `root` to open to hipcc, by start byte: (the condition, None where its own HIP
-    branch cannot compile, else the line of the first gate whose branch cannot compile). Those are the gates whose
-    HIP branch cannot compile and every other gate on a version up to the highest of theirs."""
+    """The gates of the tree under `root` to open to hipcc, by start byte: (the condition, why). Why is None where
+    its own HIP branch cannot compile, the line of the first gate whose branch cannot compile where the gate's
+    version is no newer than that one's, and 0 where the version is CUDA 10.0 (OLDEST) or older: every CUDA nvcc
+    is today takes the newer branch, and HIP has the runtime API CUDA had then."""
     gates = [c for c in parse.captures(IFS, root).get("condition", []) if version(c) is not None
              and not HIP_MACROS.search(c.text)]
     stuck_gates = [c for c in gates if stuck(c)]
-    if not stuck_gates:
-        return {}
-    level = max(version(c) for c in stuck_gates)
-    first = stuck_gates[0].start_point[0] + 1
+    level = max([version(c) for c in stuck_gates], default=0)
+    first = stuck_gates[0].start_point[0] + 1 if stuck_gates else 0
     chosen = {c.start_byte: (c, None) for c in stuck_gates}
     for c in gates:
-        if c.start_byte not in chosen and version(c) <= level:
-            chosen[c.start_byte] = (c, first)
+        if c.start_byte not in chosen and version(c) <= max(level, OLDEST):
+            chosen[c.start_byte] = (c, first if version(c) <= level else 0)
     return chosen
 
 

@@ -6,8 +6,10 @@ not parse or names the macro as a value (cuda-samples' simpleZeroCopy: a stray c
 2.2, and `CUDART_VERSION / 1000` in a message), the build would stop there; the condition is rewritten so that hipcc
 takes the branch nvcc compiled: `defined(__HIPCC__) || CUDART_VERSION >= 2020`, `!defined(__HIPCC__) &&
 CUDART_VERSION < 4000`. The file's other gates on versions up to that one's go with it, so that a HIP build takes
-one path (simpleZeroCopy allocates its buffers behind `>= 2020` and `>= 4000` gates). nvcc's choice does not
-change. Other version gates are a decision HAZ018 reports.
+one path (simpleZeroCopy allocates its buffers behind `>= 2020` and `>= 4000` gates). So are gates on CUDA 10.0
+(10000) or older, whatever their branches hold: every nvcc in use takes their newer branch, and HIP has the runtime
+API CUDA had then (threadFenceReduction's branch for CUDA before 2.2 calls a function no file defines). nvcc's choice
+does not change. Gates on newer versions are a decision HAZ018 reports.
 """
 from migrate.cpp.version_gate import condition, opened
 from migrate.edits import decoded
@@ -42,6 +44,14 @@ class VersionGateBranch(CppRule):
         # the branch a HIP build takes compiles: which one it needs is HAZ018's question
         Valid("#if CUDA_VERSION >= 11000\n#include <cuda_bf16.h>\n#else\nint no_bf16;\n#endif\n"),
         Valid("#if CUDA_VERSION < 11000\nint old_api;\n#endif\n"),
+        # a gate on CUDA 10.0 or older: every nvcc in use takes the newer branch
+        Invalid("#if CUDART_VERSION >= 9000\n#include <cooperative_groups.h>\n#else\n#error too old\n#endif\n",
+                line=1, fixed="#if defined(__HIPCC__) || CUDART_VERSION >= 9000\n#include <cooperative_groups.h>\n"
+                              "#else\n#error too old\n#endif\n",
+                message="hipcc does not define CUDART_VERSION: in 'CUDART_VERSION >= 9000' it reads as 0, and every "
+                        "nvcc in use takes the branch for the newer CUDA, whose runtime API HIP has: the older branch "
+                        "is not what nvcc compiles; 'defined(__HIPCC__) || CUDART_VERSION >= 9000' takes the branch "
+                        "for the newer CUDA"),
         Valid(MAPPED.replace("CUDART_VERSION >= 2020", "defined(__HIPCC__) || CUDART_VERSION >= 2020")),
     ]
 
@@ -52,9 +62,14 @@ class VersionGateBranch(CppRule):
             shown = " ".join(decoded(comparison.text).split())
             name = decoded(comparison.child_by_field_name("left").text)
             new = condition(comparison)
-            why = ("the branch a HIP build takes, which nvcc never compiled, does not compile" if first is None else
-                   f"the gate at line {first}, on a version as old, cannot compile for HIP: the file's code for older "
-                   "CUDA is not what nvcc compiled")
+            if first is None:
+                why = "the branch a HIP build takes, which nvcc never compiled, does not compile"
+            elif first:
+                why = (f"the gate at line {first}, on a version as old, cannot compile for HIP: the file's code for "
+                       "older CUDA is not what nvcc compiled")
+            else:
+                why = ("every nvcc in use takes the branch for the newer CUDA, whose runtime API HIP has: the older "
+                       "branch is not what nvcc compiles")
             yield self.finding(ctx, comparison.start_byte, comparison.end_byte,
                                f"hipcc does not define {name}: in '{shown}' it reads as 0, and {why}; '{new}' takes "
                                "the branch for the newer CUDA", edits=[Edit(comparison.start_byte, comparison.end_byte,

@@ -6,8 +6,8 @@ hipcc defines none of them (no pack renames them: HIP has no macro with their me
 `#ifdef __NVCC__` the code is left out. Reported, not fixed: what the branch needs on AMD is a decision. Test
 `__HIPCC__` or `__HIP_PLATFORM_AMD__` for the compiler and platform, and `HIP_VERSION` (`hip/hip_version.h`) for
 a version. Where the gate is a whole `#if NAME >= N` (or `<`) and the branch a HIP build takes cannot compile (nvcc
-never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), CPP074 opens
-the other branch to hipcc. An error finding: `#ifdef __NVCC__` (or `#if defined(__NVCC__)`) around a function that the
+never compiled it: cuda-samples' simpleZeroCopy has a stray comma in its branch for CUDA before 2.2), or the version
+is CUDA 10.0 or older, CPP074 opens the other branch to hipcc. An error finding: `#ifdef __NVCC__` (or `#if defined(__NVCC__)`) around a function that the
 rest of the file calls, or, in a header, that only this branch defines (the units that include it call it: HeCBench's
 ssim defines `util::trilinear_kernel` so) and that an `#else` replaces with something else: a HIP build has no such
 function. Without an `#else`, CPP066 opens the branch to hipcc instead. A condition that also tests a HIP macro

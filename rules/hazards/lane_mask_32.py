@@ -5,8 +5,10 @@ AMD wavefronts on CDNA have 64 lanes, and HIP's `__shfl_*_sync`, `__ballot_sync`
 narrower). CUDA's full mask `0xffffffff` becomes the full 64-lane mask `0xffffffffffffffffull`, in the call,
 in a macro body, or in the `#define FULL_MASK 0xffffffff` that the call names (SAFE when the macro is used
 only as such a mask, else UNSAFE), or in the declaration of a 32-bit variable that holds it, `unsigned mask =
-0xffffffff;` (NVIDIA's vote sample), which becomes `unsigned long long mask = 0xffffffffffffffffull;` (SAFE when
-the variable is set nowhere else and used only as such a mask, else UNSAFE); any other mask is flagged, because
+0xffffffff;` (NVIDIA's vote sample), which becomes `unsigned long long mask = 0xffffffffffffffffull;`, and so does
+one declared with the mask of the first n lanes, `int mask = (1 << n) - 1;` (shfl_scan), which becomes `unsigned long
+long mask = (1ull << n) - 1;`, the same lanes (SAFE when the variable, in its block, is set nowhere else and used only
+as such a mask, else UNSAFE); any other mask is flagged, because
 which of 64 lanes it should name is a decision for the author. From HIP 7.0 a mask of a 32-bit type does not
 compile (the static_assert), so what is left is an error there; before 7.0 CPP005 drops the mask. A mask variable declared 64-bit (`uint64_t`, `unsigned long long`, a ballot result
 held in `auto`) is fine; a ballot result kept in 32 bits is rule HAZ003's. When the target HIP is older
@@ -16,7 +18,7 @@ import re
 
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.declared import declared_with
-from migrate.cpp.lanes import SYNC_CALLS, is_32bit, mask_argument, uses, written
+from migrate.cpp.lanes import SYNC_CALLS, declaration_of, is_32bit, mask_argument, scoped_uses, written
 from migrate.cpp.macro_bodies import lanes, macros
 from migrate.cpp.nodes import strip_span, text as node_text
 from migrate.model import Applicability, Edit, Severity
@@ -29,6 +31,22 @@ WIDE_TYPES = frozenset({b"uint64_t", b"std::uint64_t", b"unsigned long long", b"
 NEW = (("hip_version", "7.0"),)
 STATIC_ASSERT = (7, 0)  # HIP's *_sync functions static_assert a 64-bit mask type
 FULL64 = "0xffffffffffffffffull"
+
+
+def _first_lanes(value):
+    """The literal one of `(1 << n) - 1` (or `1u`), the mask of the first n lanes; None for anything else."""
+    while value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    if value.type != "binary_expression" or node_text(value.child_by_field_name("operator")) != "-" \
+            or node_text(value.child_by_field_name("right")).strip() != "1":
+        return None
+    shift = value.child_by_field_name("left")
+    while shift.type == "parenthesized_expression" and shift.named_child_count == 1:
+        shift = shift.named_children[0]
+    if shift.type != "binary_expression" or node_text(shift.child_by_field_name("operator")) != "<<":
+        return None
+    one = shift.child_by_field_name("left")
+    return one if node_text(one) in ("1", "1u", "1U") else None
 
 
 def bare(text: str) -> str:
@@ -71,6 +89,16 @@ class LaneMask32(HazardRule):
                 fixed="__global__ void k(int* r, const int* in) {\n    unsigned long long mask = 0xffffffffffffffffull;\n"
                       "    r[0] = __any_sync(mask, in[0]);\n    r[1] = __all_sync(mask, in[1]);\n}\n",
                 options=NEW, line=2),
+        # the mask of the first n lanes names the same lanes in 64 bits; a variable of the same name in another block
+        # is another variable
+        Invalid("__global__ void k(int* v) {\n    if (v[0]) {\n        unsigned mask = 0xffffffff;\n"
+                "        v[1] = __shfl_up_sync(mask, v[1], 1);\n    } else {\n"
+                "        int mask = (1 << (blockDim.x / warpSize)) - 1;\n        v[2] = __shfl_up_sync(mask, v[2], 1);\n"
+                "    }\n}\n",
+                fixed="__global__ void k(int* v) {\n    if (v[0]) {\n        unsigned long long mask = 0xffffffffffffffffull;\n"
+                      "        v[1] = __shfl_up_sync(mask, v[1], 1);\n    } else {\n"
+                      "        unsigned long long mask = (1ull << (blockDim.x / warpSize)) - 1;\n"
+                      "        v[2] = __shfl_up_sync(mask, v[2], 1);\n    }\n}\n", options=NEW, line=3),
         # a comment naming the variable is no use of it
         Invalid("__global__ void k(int* r, const int* in) {\n    unsigned mask = 0xffffffff;  // mask: every lane\n"
                 "    r[0] = __any_sync(mask, in[0]);\n}\n",
@@ -122,17 +150,17 @@ class LaneMask32(HazardRule):
                     facts = lanes(ctx).facts(mask)
                     if text in facts.ballots:
                         continue  # its width is HAZ003's finding
-                    declaration = facts.declarations.get(text)
+                    declaration = declaration_of(mask) or facts.declarations.get(text)
                     if declaration is not None and declaration.id in widened:
                         continue
-                    if declaration is not None and is_32bit(facts.declared_type(text)):
-                        fix = self._widen(ctx, facts, text, declaration)
+                    if declaration is not None and is_32bit(declaration.child_by_field_name("type")):
+                        fix = self._widen(text, declaration)
                         if fix is not None:
                             widened.add(declaration.id)
-                            at, edits, applicability = fix
-                            yield self.finding(ctx, at.start_byte, at.end_byte, f"'{text}' holds the full 32-lane "
-                                               f"mask and is the lane mask of {token.name}: HIP needs a 64-bit full "
-                                               "mask", edits=edits, title=f"Declare it 64-bit, {FULL64}",
+                            at, edits, applicability, held = fix
+                            yield self.finding(ctx, at.start_byte, at.end_byte, f"'{text}' holds {held} and is the "
+                                               f"lane mask of {token.name}: HIP needs a 64-bit mask",
+                                               edits=edits, title="Declare it 64-bit",
                                                applicability=applicability, severity=grade)
                             continue
                     if wide is None:
@@ -146,26 +174,32 @@ class LaneMask32(HazardRule):
         yield from self._macros(ctx, masks, defined or {})
 
     @staticmethod
-    def _widen(ctx, facts, name: str, declaration):
-        """(the declaration, its edits, their grade) where a 32-bit variable declared with the full 32-lane mask
-        as its only value can be made 64-bit; None otherwise."""
+    def _widen(name: str, declaration):
+        """(the declaration, its edits, their grade, what it holds) where a 32-bit variable declared with the full
+        32-lane mask, or the mask of the first n lanes `(1 << n) - 1`, as its only value can be made 64-bit naming
+        the same lanes of a 64-lane wavefront; None otherwise. SAFE where its every use is a warp-synchronous call's
+        mask."""
         declarator = declaration.child_by_field_name("declarator")
         value = declarator.child_by_field_name("value") if declarator is not None else None
         if declarator is None or declarator.type != "init_declarator" or value is None or len(
                 [c for c in declaration.named_children if c.type in ("init_declarator", "identifier")]) != 1:
             return None
-        if not FULL32.match(bare(node_text(value))):
+        type_node = declaration.child_by_field_name("type")
+        edits = [Edit(type_node.start_byte, type_node.end_byte, "unsigned long long")]
+        one = _first_lanes(value)
+        if FULL32.match(bare(node_text(value))):
+            edits.append(Edit(value.start_byte, value.end_byte, FULL64))
+            held = "the full 32-lane mask"
+        elif one is not None:
+            edits.append(Edit(one.start_byte, one.end_byte, "1ull"))
+            held = f"the mask of the first lanes '{' '.join(node_text(value).split())}'"
+        else:
             return None
-        if facts.node is None:
-            return None
-        found = [use for use in uses(facts.node, {name})[name] if use.parent != declarator]
+        found = scoped_uses(declaration, name)
         if any(written(use) for use in found):
             return None  # set again, or its address taken
         as_masks = sum(1 for use in found if mask_argument(use))
-        type_node = declaration.child_by_field_name("type")
-        edits = [Edit(type_node.start_byte, type_node.end_byte, "unsigned long long"),
-                 Edit(value.start_byte, value.end_byte, FULL64)]
-        return declaration, edits, Applicability.SAFE if len(found) == as_masks else Applicability.UNSAFE
+        return declaration, edits, Applicability.SAFE if len(found) == as_masks else Applicability.UNSAFE, held
 
     def _macros(self, ctx, masks, defined):
         for name, calls in masks.items():

@@ -7,10 +7,10 @@ CPP063, a linkage string glued to a keyword; CPP064, cuSOLVER's 64-bit eigensolv
 extensions; CPP066, `#ifdef __NVCC__` opened to hipcc; CPP067, persisting-L2 controls; CPP068, libcu++'s barrier and
 pipelines; CPP069, carveout values; CPP070, one-instruction inline PTX; CPP071, arithmetic on CUdeviceptr; CPP072,
 std::printf in device code; CPP074, CUDA version gates whose HIP branch cannot compile; CPP075, a typed pointer's
-address where HIP takes only void**) and CPP054's examples for 7.2 (CUDA 13's memory-location calls as HIP's `_v2`
-calls), migrated for 7.2 with the whole engine, compile with HIP 7.2 for gfx942, gfx950 and gfx1201; the software
-texture block alone compiles with HIP 6.4 for gfx942 and gfx90a; and HIP's own texture fetch does not compile for
-gfx942 (the class CPP053 is for), with HIP's message."""
+address where HIP takes only void**; CPP076, CUB's CubDebugExit) and CPP054's examples for 7.2 (CUDA 13's memory-
+location calls as HIP's `_v2` calls), migrated for 7.2 with the whole engine, compile with HIP 7.2 for gfx942, gfx950
+and gfx1201; the software texture block alone compiles with HIP 6.4 for gfx942 and gfx90a; and HIP's own texture fetch
+does not compile for gfx942 (the class CPP053 is for), with HIP's message."""
 from __future__ import annotations
 
 import os
@@ -33,7 +33,7 @@ REGISTRY = default_registry()
 TARGETS = ("gfx942", "gfx950", "gfx1201")
 CODES = ("CPP053", "CPP055", "CPP056", "CPP058", "CPP059", "CPP060", "CPP061", "CPP062", "CPP063", "CPP064",
          "CPP065", "CPP066", "CPP067", "CPP068", "CPP069", "CPP070",
-         "CPP071", "CPP072", "CPP073", "CPP074", "CPP075")
+         "CPP071", "CPP072", "CPP073", "CPP074", "CPP075", "CPP076")
 
 
 def cases():

@@ -22,14 +22,14 @@ def _unsupported(ctx):
                 or cudnn.canonical(name) is not None or (blas_algorithms.owned(name) and not case_label(token))
                 or blas_emulation.owned(name) or blas_extensions.owned(name) or intrinsics.owned(name)
                 or solver64.owned(name) or name in carveout.VALUES
-                or l2_persistence.owned(name)
+                or l2_persistence.owned(name) or (name == "CubDebugExit" and token.base == 0)
                 or (name in absent_features.ATTRIBUTES and absent_features.inside_answered(ctx, token.start))
                 or (ctx.target_tuple >= bf16_conversions.SINCE and bf16_conversions.NAMES.fullmatch(name.encode()))):
             continue  # CALLBACK_MACROS: CPP010 removes them; NVTX's richer API: CPP025 declares it on roctx; cuDNN's
             # names without a MIOpen row: CPP033; bf16 conversions HIP lacks: CPP026; umin and the like: CPP047; __trap: CPP048;
             # cuBLAS's algorithm choices: CPP055; its emulation settings: CPP058; intrinsics hipmigrate writes: CPP060;
             # cuSOLVER's 64-bit functions: CPP064; cuBLAS extensions: CPP065; persisting L2: CPP067; carveout
-            # values: CPP069; attributes of features AMD lacks: CPP073
+            # values: CPP069; attributes of features AMD lacks: CPP073; CUB's CubDebugExit: CPP076
         known = packs.unsupported.get(name)
         if known is None and not CUDA_LOOKING.match(name):
             continue

@@ -5,7 +5,8 @@ Renaming keeps the arguments, but some HIP functions take other counts than CUDA
 overload `cudaEventCreate(&e, flags)` is `cudaEventCreateWithFlags`, CUDA 12's `cudaGraphInstantiate(&exec,
 graph, flags)` is HIP's `hipGraphInstantiateWithFlags` (HIP's `hipGraphInstantiate` keeps CUDA 11's five
 arguments), CUDA 13's graph calls pass edge data that HIP's graphs do not have (a null one is dropped), and
-before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument. CUDA 13's
+before HIP 6.4 `hipsparseSpSV_solve` takes the external buffer as a tenth argument (`hipsparseSpSM_solve` in every
+release): where the file gives one buffer to the analysis of the same descriptor, it is passed. CUDA 13's
 memory-location forms of `cudaMemPrefetchAsync` and `cudaMemAdvise` are CPP054's.
 rules/data/arity.toml lists each renamed function whose counts differ, per HIP release inspected (5.2, 5.7,
 6.4), generated from the prototypes in the CUDA and HIP headers by scripts/gen_arity.py; the release read is
@@ -38,6 +39,9 @@ HINTS = {
     "cublasLtGetVersion": "it takes a hipBLASLt handle and an int* for the version (hipblasLtGetVersion(handle, "
                           "&version)) where cuBLASLt's returns it",
 }
+# CUDA 12's solves without the external buffer, which HIP's take last: the analysis call that was given it, and the
+# position of the descriptor both calls share there
+ANALYSIS = {"cusparseSpSM_solve": ("cusparseSpSM_analysis", 9), "cusparseSpSV_solve": ("cusparseSpSV_analysis", 8)}
 # CUDA 12.3's graph edge data (CUDA 13's default signatures): the argument's position. HIP's graphs have none:
 # a null argument is dropped; any other is reported.
 EDGE_DATA = {"cudaGraphAddDependencies": 3, "cudaGraphRemoveDependencies": 3, "cudaGraphGetEdges": 3,
@@ -97,6 +101,16 @@ class ArgumentCount(CppRule):
                 line=2, options=OLD,
                 message="hipsparseSpSV_solve takes 10 arguments in HIP 5.2, not 9: pass the external buffer given "
                         "to hipsparseSpSV_analysis as the last argument"),
+        # the solve's external buffer: the one the analysis of the same descriptor was given (HeCBench's spsm)
+        Invalid("void f(cusparseSpSMDescr_t d, void* work) {\n"
+                "  cusparseSpSM_analysis(h, op, op, &one, A, B, C, t, alg, d, work);\n"
+                "  cusparseSpSM_solve(h, op, op, &one, A, B, C, t, alg, d);\n}\n",
+                fixed="void f(hipsparseSpSMDescr_t d, void* work) {\n"
+                      "  hipsparseSpSM_analysis(h, op, op, &one, A, B, C, t, alg, d, work);\n"
+                      "  hipsparseSpSM_solve(h, op, op, &one, A, B, C, t, alg, d, work);\n}\n",
+                line=3, options=NEW,
+                message="hipsparseSpSM_solve takes 11 arguments in HIP 6.4, not 10: the external buffer given to "
+                        "hipsparseSpSM_analysis (work) passed as the last argument"),
         # CUDA 13's graph edge data: dropped when null
         Invalid("void f(cudaGraph_t g, cudaGraphNode_t* a, cudaGraphNode_t* b) { cudaGraphAddDependencies(g, a, b, "
                 "nullptr, 1); }",
@@ -166,8 +180,30 @@ class ArgumentCount(CppRule):
                                     title="Drop the edge data argument")
             return self.finding(ctx, start, end, f"{said}: HIP's graphs have no edge data (argument {edge + 1}); "
                                 "drop it, and rework edges that carried data")
+        buffer = _analysis_buffer(ctx, cuda, args) if n + 1 == span[0] else None
+        if buffer is not None:
+            return self.finding(ctx, start, end, f"{said}: the external buffer given to {hip.replace('_solve', '_analysis')} "
+                                f"({buffer}) passed as the last argument", edits=_append(args, base, [buffer]),
+                                title="Pass the analysis's external buffer")
         hint = HINTS.get(cuda, "see HIP's prototype")
         return self.finding(ctx, start, end, f"{said}: {hint}")
+
+
+def _analysis_buffer(ctx, cuda: str, args) -> str | None:
+    """The external buffer of the one analysis call in the file on the solve's descriptor (its last argument)."""
+    if cuda not in ANALYSIS or not args:
+        return None
+    analysis, position = ANALYSIS[cuda]
+    hip = ctx.hip_name(ctx.packs.names[analysis]) if analysis in ctx.packs.names else None
+    descriptor = " ".join(args[-1].text.decode("utf-8", "surrogateescape").split())
+    buffers = set()
+    for token in ctx.code_tokens():
+        call = call_of(token) if token.name in (analysis, hip) and token.base == 0 else None
+        given = arguments(call) if call is not None else []
+        if len(given) == position + 2 and " ".join(given[position].text.decode("utf-8", "surrogateescape").split()) \
+                == descriptor:
+            buffers.add(" ".join(given[-1].text.decode("utf-8", "surrogateescape").split()))
+    return buffers.pop() if len(buffers) == 1 else None
 
 
 def _counts(span: list[int]) -> str:

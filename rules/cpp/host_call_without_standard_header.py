@@ -5,7 +5,8 @@ calls `memset` or `isfinite` from host code without including them. HIP's header
 functions: host calls then fail with "no matching function for call to 'memset'" or "use of undeclared
 identifier 'strlen'". Checked with hipcc for gfx942: the string functions fail with HIP 7.2 (6.4 still declared
 them), `isfinite`, `isnan`, `isinf` and `signbit` fail with both; `<math.h>` declares the global ones, `<cmath>`
-does not (libstdc++ puts them in `std::` only). Device code is left alone (they are device functions there), and
+does not (libstdc++ puts them in `std::` only), so a file that includes `<cmath>` still needs it (HeCBench's qkv);
+`<cstring>` declares the global string functions. Device code is left alone (they are device functions there), and
 so are `std::`-qualified calls, member calls and calls in macro bodies. The fix includes the C header once, after
 the file's runtime include (else before its first include).
 """
@@ -16,10 +17,11 @@ from migrate.cpp.runtime_use import RUNTIME_HEADERS, hip_includes, needs_runtime
 from migrate.model import Edit
 from migrate.rule import CppRule, Invalid, Valid
 
+# C header -> (the C++ header that declares the same global names too, or None; the names)
 HEADERS = {
     "string.h": ("cstring", "memset memcpy memmove memcmp memchr strlen strcmp strncmp strcpy strncpy strcat strncat "
                             "strchr strrchr strstr strtok strerror strdup"),
-    "math.h": ("cmath", "isfinite isnan isinf isnormal signbit fpclassify"),
+    "math.h": (None, "isfinite isnan isinf isnormal signbit fpclassify"),
 }
 HEADER_OF = {name: header for header, (_, names) in HEADERS.items() for name in names.split()}
 NAMES = re.compile(rb"(?<![\w$])(" + "|".join(HEADER_OF).encode() + rb")\s*\(")
@@ -71,6 +73,9 @@ class HostCallWithoutStandardHeader(CppRule):
                 line=3),
         Valid("#include <cuda_runtime.h>\n#include <cstring>\nvoid f(char* p) { memset(p, 0, 4); }\n"),
         Valid("#include <cuda_runtime.h>\n#include <math.h>\nbool ok(float x) { return isfinite(x); }\n"),
+        Invalid("#include <cmath>\n#include <cuda_runtime.h>\ntemplate <class T> bool ok(T x) { return isfinite(x); }\n",
+                fixed="#include <cmath>\n#include <cuda_runtime.h>\n#include <math.h>\n"
+                      "template <class T> bool ok(T x) { return isfinite(x); }\n", line=3),
         # device code: HIP declares them there
         Valid("#include <cuda_runtime.h>\n__global__ void k(float* x) { if (!isfinite(x[0])) x[0] = 0; }\n"
               "__device__ void z(char* p) { memset(p, 0, 4); }\n"),
@@ -88,7 +93,7 @@ class HostCallWithoutStandardHeader(CppRule):
             return
         first = {}
         for name, start, end, header in host_calls(ctx):
-            if header not in named and HEADERS[header][0] not in named:
+            if header not in named and (HEADERS[header][0] is None or HEADERS[header][0] not in named):
                 first.setdefault(header, (start, end, name))
         if not first:
             return

@@ -42,7 +42,7 @@ ROCWMMA = "rocwmma/rocwmma.hpp: no rocWMMA package for this release here (this m
 # HIP 6.4's rocPRIM (Debian sid's, under hipCUB) does not compile for gfx950, one of the 6.4 targets here: its
 # atomic.hpp stops with "support for 128-bit atomics not implemented for current architecture" on an include alone
 ROCPRIM_64 = "hipcub/hipcub.hpp: HIP 6.4's rocPRIM does not compile for gfx950 (128-bit atomics; the toolchain's limit)"
-HIPCUB_EXAMPLES = ("CPP062-invalid-0", "CPP062-invalid-1", "CPP062-valid-2", "CPP062-invalid-3")
+HIPCUB_EXAMPLES = ("CPP062-invalid-0", "CPP062-invalid-1", "CPP062-valid-2", "CPP062-invalid-3", "CPP076-invalid-0")
 
 # example id -> {release: why its migration does not build there}
 UNBUILT = {

@@ -139,7 +139,7 @@ __global__ void compact(const int* in, int* out, int* count, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     int lane = threadIdx.x % 32;
     bool keep = i < n && in[i] > 0;
-    unsigned mask = __ballot_sync(0xffffffffffffffffull, keep);
+    unsigned long long mask = __ballot_sync(0xffffffffffffffffull, keep);
     int total = __popcll(mask);
     int before = __popcll(mask & ((1ull << lane) - 1));
     int leader = __ffsll((unsigned long long)mask) - 1;
@@ -209,7 +209,8 @@ def test_compaction_findings():
     assert hazards == [(3, "HAZ001"), (5, "HAZ002"), (5, "HAZ003"), (6, "HAZ003"), (7, "HAZ003"), (7, "HAZ003"),
                        (8, "HAZ003"), (12, "HAZ004"), (13, "HAZ002")]
     by_line = {(f.span.line, f.message.split(" ")[0]): f for f in findings if f.code == "HAZ003"}
-    assert by_line[(5, "'mask'")].fix.applicability is Applicability.UNSAFE
+    # every use of mask is as a lane mask (counts, a bitwise combination): widening it is safe
+    assert by_line[(5, "'mask'")].fix.applicability is Applicability.SAFE
     assert by_line[(7, "'1u")].fix.applicability is Applicability.SAFE  # combined with the ballot result
     assert by_line[(6, "__popc")].fix.applicability is Applicability.SAFE
 

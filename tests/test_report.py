@@ -106,8 +106,8 @@ def test_run_leaves_what_the_report_needs(dst):
     doc = json.loads((dst / ".hipmigrate" / "run.json").read_text())
     assert (doc["format"], doc["version"], doc["part"]) == ("hipmigrate-state", 2, "migration")
     assert sorted({f["family"] for f in doc["findings"] if f["code"].startswith("MAP")}) == ["device", "runtime"]
-    assert doc["effort"]["total"] == {"path": "", "lines": 22, "lines_changed": 7, "hazards_fixed": 1,
-                                      "hazards_to_review": 2, "review_weight": 2, "effort": "small"}
+    assert doc["effort"]["total"] == {"path": "", "lines": 22, "lines_changed": 7, "hazards_fixed": 2,
+                                      "hazards_to_review": 1, "review_weight": 1, "effort": "small"}
     assert [d[0] for d in doc["diffs"]] == ["Makefile", "lanes.cu"]
     assert "-#include <cuda_runtime.h>\n+#include <hip/hip_runtime.h>\n" in doc["diffs"][1][1]
     malloc = next(f for f in doc["findings"] if f["message"].startswith("cudaMalloc"))
@@ -120,9 +120,9 @@ def test_report_joins_migration_build_and_bench(dst):
     m = r.migration
     assert (len(m.files), m.count("migrated"), m.lines, m.conversions_total) == (3, 2, 22, 4)
     assert [s.finding.code for s in m.unsupported] == ["CPP006", "CPP006"]
-    assert [(s.finding.code, m.fixed(s)) for s in m.hazards] == [("HAZ001", False), ("HAZ003", False),
+    assert [(s.finding.code, m.fixed(s)) for s in m.hazards] == [("HAZ001", False), ("HAZ003", True),
                                                                 ("HAZ003", True)]
-    assert m.effort_class == "small" and m.effort_total.hazards_fixed == 1
+    assert m.effort_class == "small" and m.effort_total.hazards_fixed == 2
     assert [(t.target, t.compiles, t.failed) for t in r.build.by_target] == [("gfx90a", 1, 1), ("gfx940", 1, 1)]
     assert [s.finding.code for s in r.build.findings] == ["BLD902", "BLD907"] * 2
     assert [(b.name, b.summary.n) for b in r.bench_runs[0].benchmarks][:2] == [("saxpy_streams", 10),

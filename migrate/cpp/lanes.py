@@ -194,7 +194,7 @@ def mask_argument(use: tree_sitter.Node) -> bool:
 
 def mask_use(use: tree_sitter.Node, facts: FunctionFacts) -> tuple[bool, str | None]:
     """Whether the identifier `use` of a ballot variable uses it as a lane mask only, and the variable it is
-    copied to or from there (None if none). Mask uses: assigned a mask, a number or a variable; `&=`, `|=`, `^=`;
+    copied to or from there (None if none). Mask uses: assigned a mask, 0 or a variable; `&=`, `|=`, `^=`;
     read through `&`, `|`, `^`, `~`, `- 1` and parentheses by a warp-synchronous call's mask, `__popc`/`__ffs`
     (and their 64-bit forms), a condition, `!`, `== 0`/`!= 0`, a cast to a wider type, or copied to a variable."""
     parent = use.parent
@@ -209,7 +209,8 @@ def mask_use(use: tree_sitter.Node, facts: FunctionFacts) -> tuple[bool, str | N
             return False, None
         if right.type == "identifier":
             return True, text(right)
-        return right.type == "number_literal" or facts.is_mask(right), None
+        # 0, not another number: a 32-lane constant such as 0xffffffff would name half a wavefront once widened
+        return (right.type == "number_literal" and int_value(text(right)) == 0) or facts.is_mask(right), None
     child = use
     while True:
         parent = child.parent

@@ -101,6 +101,11 @@ class BallotResult32Bit(HazardRule):
         # is the author's where the mask is also stored as a number
         Invalid("__device__ int votes(int p, int* out) {\n  int mask = __ballot_sync(0xffffffffffffffffull, p);\n"
                 "  out[0] = mask;\n  return __popc(mask);\n}\n", line=2),
+        # set to a 32-lane constant too: widened, it would name half a wavefront, so the widening is the author's
+        Invalid("__device__ int f(int p) {\n  unsigned m = __ballot_sync(0xffffffffffffffffull, p);\n"
+                "  if (p) m = 0xffffffff;\n  return __popc(m);\n}\n", line=2,
+                fixed="__device__ int f(int p) {\n  unsigned m = __ballot_sync(0xffffffffffffffffull, p);\n"
+                      "  if (p) m = 0xffffffff;\n  return __popcll(m);\n}\n"),
         # every use of the variables is as a lane mask (a copy, a count, a shuffle's mask, a test): widened by
         # default, with their counts (HeCBench's atomicAggregate)
         Invalid(AGGREGATE, line=2, fixed=AGGREGATE.replace("  int mask;", "  unsigned long long mask;")

@@ -48,7 +48,7 @@ __global__ void compactGreater(const int* in, int n, int threshold,
         keep = value > threshold;
     }
 
-    unsigned mask = __ballot(keep);
+    unsigned long long mask = __ballot(keep);
     int inWarpOffset = __popcll(mask & ((1ull << lane) - 1));   // kept lanes below me
     if (lane == 0)
         warpTotals[warp] = __popcll(mask);

@@ -61,15 +61,15 @@ def rows(e):
 
 def test_estimate_default_policy(tmp_path):
     _, result = api.analyse(project(tmp_path), Options(hip_version="7.0"))
-    # compact.cu: SAFE fixes applied: 0xffffffff, both __popc, 1u << lane (combined with the ballot); to review:
-    # lane % 32 (warning 1), the unsigned mask (warning 1: it builds and loses lanes), __syncwarp (warning 1).
+    # compact.cu: SAFE fixes applied: 0xffffffff, both __popc, 1u << lane (combined with the ballot), the mask's
+    # type (every use of it is as a lane mask); to review: lane % 32 (warning 1), __syncwarp (warning 1).
     # Changed: the include and the lines of the mask and the two __popc.
     e = effort.estimate(result, unsafe_fixes=False)
     assert rows(e) == [
-        ("compact.cu", 14, 4, 4, 3, 3, "small"),
+        ("compact.cu", 14, 4, 5, 2, 2, "small"),
         ("host.cpp", 4, 2, 0, 0, 0, "trivial"),
         ("util.h", 1, 0, 0, 0, 0, "trivial"),
-        ("", 19, 6, 4, 3, 3, "small"),
+        ("", 19, 6, 5, 2, 2, "small"),
     ]
 
 
@@ -102,7 +102,7 @@ def test_conflicting_fix_is_left_to_review():
 
 def test_scan_prints_the_effort_table(tmp_path):
     result = cli("scan", project(tmp_path), "--hip-version", "7.0", "--no-progress")
-    assert result.exit_code == 0  # the hazards left (the 32-bit ballot mask among them) build: warnings, no blocker
+    assert result.exit_code == 0  # the hazards left build: warnings, no blocker
     lines = result.stdout.splitlines()
     start = lines.index("migration effort (review weight: warning 1, error 3)")
     assert lines[start:] == [
@@ -110,11 +110,11 @@ def test_scan_prints_the_effort_table(tmp_path):
         "┏━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━━┓",
         "┃ file       ┃ lines ┃ changed ┃ fixed ┃ review ┃ weight ┃ effort  ┃",
         "┡━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━┩",
-        "│ compact.cu │    14 │       4 │     4 │      3 │      3 │ small   │",
+        "│ compact.cu │    14 │       4 │     5 │      2 │      2 │ small   │",
         "│ host.cpp   │     4 │       2 │     0 │      0 │      0 │ trivial │",
-        "│ total      │    19 │       6 │     4 │      3 │      3 │ small   │",
+        "│ total      │    19 │       6 │     5 │      2 │      2 │ small   │",
         "└────────────┴───────┴─────────┴───────┴────────┴────────┴─────────┘",
-        "effort: small (6 of 19 lines changed automatically, 4 hazards fixed, 3 to review)",
+        "effort: small (6 of 19 lines changed automatically, 5 hazards fixed, 2 to review)",
     ]
 
 

@@ -18,9 +18,9 @@ def test_reduction_kernel_with_ptx_arch_gates_and_big_tile():
     source = """\
 #include <cuda_runtime.h>
 
-__device__ __forceinline__ unsigned warp_slot() {
+__device__ __forceinline__ unsigned lane_id() {
   unsigned id;
-  asm("mov.u32 %0, %%warpid;" : "=r"(id));
+  asm("mov.u32 %0, %%laneid;" : "=r"(id));
   return id;
 }
 
@@ -34,7 +34,7 @@ __global__ void reduce(const float* in, float* out) {
   __shared__ float tile[TILE];
   __shared__ double big[128][128];
 #ifdef __CUDA_ARCH__
-  tile[threadIdx.x] = in[threadIdx.x] + warp_slot();
+  tile[threadIdx.x] = in[threadIdx.x] + lane_id();
 #endif
   out[0] = tile[0] + big[0][0];
 }

@@ -25,8 +25,6 @@ STATEMENTS = {"membar.gl": "__threadfence()", "membar.cta": "__threadfence_block
               "membar.sys": "__threadfence_system()", "fence.sc.gpu": "__threadfence()",
               "fence.sc.cta": "__threadfence_block()", "fence.sc.sys": "__threadfence_system()",
               "bar.sync 0": "__syncthreads()", "barrier.sync 0": "__syncthreads()"}
-# special registers read with mov.u32: the HIP function giving the same value
-SPECIAL = {"laneid": "__lane_id"}  # the lane's index in its warp (wavefront): 0-31 on NVIDIA, 0-63 on CDNA
 # element types of atomics and loads
 TYPES = {"u32": "unsigned int", "s32": "int", "u64": "unsigned long long", "f32": "float", "f64": "double"}
 LOAD_TYPES = {**TYPES, "s64": "long long"}
@@ -63,8 +61,6 @@ def rewrite(node) -> Rewrite | None:
         return Rewrite(opcode, call.removesuffix("()"), call) if not outputs and not values else None
     parts = [p.strip() for p in rest.split(",")] if rest else []
     found = _instruction(opcode, parts, outputs, values)
-    if found is not None and opcode == "mov.u32":
-        opcode = f"{opcode} %{parts[1].lstrip('%')}"  # the register is what it reads
     return Rewrite(opcode, *found) if found is not None else None
 
 
@@ -87,10 +83,6 @@ def _instruction(opcode: str, parts: list[str], outputs: list[str], values: list
         if None in sources:
             return None
         return CALLS[opcode], f"{outputs[0]} = {CALLS[opcode]}({', '.join(sources)})"
-    if opcode == "mov.u32" and len(outputs) == 1 and len(parts) == 2 and value(parts[0]) == f"({outputs[0]})" \
-            and parts[1].lstrip("%") in SPECIAL:
-        function = SPECIAL[parts[1].lstrip("%")]
-        return function, f"{outputs[0]} = {function}()"
     red = RED.fullmatch(opcode)
     if red and not outputs and len(parts) == 2:
         kind = TYPES[red.group(2)]

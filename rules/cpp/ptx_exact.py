@@ -11,8 +11,7 @@ output operand, or the call alone.
 - `red.global.add.u64 [p], v` and the other `red` and `atom` forms of add, exch, min and max (u32, s32, u64; add
   also f32 and f64) -> `atomicAdd` and its kin on the address (`atom` returns the old value);
 - `ld.global.nc.<t>` -> `__ldg`; `membar.gl`/`.cta`/`.sys` and `fence.sc` -> `__threadfence()`,
-  `__threadfence_block()`, `__threadfence_system()`; `bar.sync 0` -> `__syncthreads()`;
-- `mov.u32` of the special register `%laneid` -> `__lane_id()` (cuda-samples' inlinePTX).
+  `__threadfence_block()`, `__threadfence_system()`; `bar.sync 0` -> `__syncthreads()`.
 Anything else (several instructions, read-write operands, other registers or opcodes, asm in a `#define` body) stays
 HAZ005's.
 """
@@ -45,12 +44,6 @@ class PtxExact(CppRule):
         Invalid('__device__ void f() { asm volatile("membar.gl;" ::: "memory"); }\n',
                 fixed="__device__ void f() { __threadfence(); }\n",
                 message="inline PTX does not compile for AMD GPUs: membar.gl is __threadfence"),
-        # a special register with a HIP function of the same value (cuda-samples' inlinePTX)
-        Invalid('__global__ void lanes(int* out) {\n    unsigned laneid;\n    asm("mov.u32 %0, %%laneid;" : "=r"(laneid));\n'
-                '    out[threadIdx.x] = laneid;\n}\n', line=3,
-                fixed='__global__ void lanes(int* out) {\n    unsigned laneid;\n    laneid = __lane_id();\n'
-                      '    out[threadIdx.x] = laneid;\n}\n',
-                message="inline PTX does not compile for AMD GPUs: mov.u32 %laneid is __lane_id"),
         # more than one instruction, a read-write operand, an opcode without an exact counterpart: HAZ005's
         Valid('__device__ void f(unsigned* p) { asm volatile("membar.gl;\\n\\tmembar.cta;" ::: "memory"); }\n'),
         Valid('__device__ unsigned f(unsigned x) { asm("brev.b32 %0, %0;" : "+r"(x)); return x; }\n'),

@@ -132,7 +132,8 @@ def declared_name(declarator: tree_sitter.Node) -> str | None:
     while declarator is not None and declarator.type != "identifier":
         inner = declarator.child_by_field_name("declarator")
         if inner is None:
-            inner = next((c for c in declarator.named_children if c.type.endswith("declarator") or c.type == "identifier"), None)
+            inner = next((c for c in declarator.named_children
+                          if c.type.endswith("declarator") or c.type == "identifier"), None)
         declarator = inner
     return text(declarator) if declarator is not None else None
 
@@ -343,7 +344,8 @@ _BIT = {"%": 32, "&": 31}
 _STATEMENTS = {"expression_statement", "declaration", "return_statement", "compound_statement", "function_definition"}
 
 
-def _unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
+def unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
+    """The node without the parentheses around it."""
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     return node
@@ -351,13 +353,13 @@ def _unwrapped(node: tree_sitter.Node) -> tree_sitter.Node:
 
 def _split(node: tree_sitter.Node, table: dict[str, int]) -> str | None:
     """The text of x when `node` is `x <op> n` with (op, n) in `table`."""
-    node = _unwrapped(node)
+    node = unwrapped(node)
     if node.type != "binary_expression":
         return None
     op, right = text(node.child_by_field_name("operator")), node.child_by_field_name("right")
     if op not in table or right is None or int_value(text(right)) != table[op]:
         return None
-    return " ".join(text(_unwrapped(node.child_by_field_name("left"))).split())
+    return " ".join(text(unwrapped(node.child_by_field_name("left"))).split())
 
 
 def in_bitset_idiom(expr: tree_sitter.Node) -> bool:

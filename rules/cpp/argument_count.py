@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from migrate.cpp.calls import arguments, call_of, drop_argument
 from migrate.cpp.mem_location import CALLS as LOCATION_CALLS, location_form
+from migrate.cpp.nodes import text
 from migrate.model import Edit, Severity
 from migrate.packs import rules_root, version_tuple
 from migrate.rule import CppRule, Invalid, Valid
@@ -182,8 +183,9 @@ class ArgumentCount(CppRule):
                                 "drop it, and rework edges that carried data")
         buffer = _analysis_buffer(ctx, cuda, args) if n + 1 == span[0] else None
         if buffer is not None:
-            return self.finding(ctx, start, end, f"{said}: the external buffer given to {hip.replace('_solve', '_analysis')} "
-                                f"({buffer}) passed as the last argument", edits=_append(args, base, [buffer]),
+            analysis = hip.replace("_solve", "_analysis")
+            return self.finding(ctx, start, end, f"{said}: the external buffer given to {analysis} ({buffer}) passed "
+                                "as the last argument", edits=_append(args, base, [buffer]),
                                 title="Pass the analysis's external buffer")
         hint = HINTS.get(cuda, "see HIP's prototype")
         return self.finding(ctx, start, end, f"{said}: {hint}")
@@ -195,15 +197,19 @@ def _analysis_buffer(ctx, cuda: str, args) -> str | None:
         return None
     analysis, position = ANALYSIS[cuda]
     hip = ctx.hip_name(ctx.packs.names[analysis]) if analysis in ctx.packs.names else None
-    descriptor = " ".join(args[-1].text.decode("utf-8", "surrogateescape").split())
+    descriptor = _flat(args[-1])
     buffers = set()
     for token in ctx.code_tokens():
         call = call_of(token) if token.name in (analysis, hip) and token.base == 0 else None
         given = arguments(call) if call is not None else []
-        if len(given) == position + 2 and " ".join(given[position].text.decode("utf-8", "surrogateescape").split()) \
-                == descriptor:
-            buffers.add(" ".join(given[-1].text.decode("utf-8", "surrogateescape").split()))
+        if len(given) == position + 2 and _flat(given[position]) == descriptor:
+            buffers.add(_flat(given[-1]))
     return buffers.pop() if len(buffers) == 1 else None
+
+
+def _flat(node) -> str:
+    """The node's text on one line, its whitespace runs single spaces."""
+    return " ".join(text(node).split())
 
 
 def _counts(span: list[int]) -> str:

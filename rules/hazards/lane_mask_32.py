@@ -18,7 +18,7 @@ import re
 
 from migrate.cpp.calls import arguments, call_of
 from migrate.cpp.declared import declared_with
-from migrate.cpp.lanes import SYNC_CALLS, declaration_of, is_32bit, mask_argument, scoped_uses, written
+from migrate.cpp.lanes import SYNC_CALLS, declaration_of, is_32bit, mask_argument, scoped_uses, unwrapped, written
 from migrate.cpp.macro_bodies import lanes, macros
 from migrate.cpp.nodes import strip_span, text as node_text
 from migrate.model import Applicability, Edit, Severity
@@ -35,14 +35,11 @@ FULL64 = "0xffffffffffffffffull"
 
 def _first_lanes(value):
     """The literal one of `(1 << n) - 1` (or `1u`), the mask of the first n lanes; None for anything else."""
-    while value.type == "parenthesized_expression" and value.named_child_count == 1:
-        value = value.named_children[0]
+    value = unwrapped(value)
     if value.type != "binary_expression" or node_text(value.child_by_field_name("operator")) != "-" \
             or node_text(value.child_by_field_name("right")).strip() != "1":
         return None
-    shift = value.child_by_field_name("left")
-    while shift.type == "parenthesized_expression" and shift.named_child_count == 1:
-        shift = shift.named_children[0]
+    shift = unwrapped(value.child_by_field_name("left"))
     if shift.type != "binary_expression" or node_text(shift.child_by_field_name("operator")) != "<<":
         return None
     one = shift.child_by_field_name("left")
